@@ -166,3 +166,42 @@ def test_3_a_reply_whose_tool_calls_is_one_object_gives_that_call(server: Queued
     model = ChatOpenAI("tgi", base_url=server.url, max_retries=0).bind_tools([get_weather])
     reply = model.invoke("Weather?")
     assert [(c["name"], c["args"]) for c in reply.tool_calls] == [("get_weather", {"city": "Oslo"})]
+
+
+# ---------------------------------------------------------------- #4 a structured-output stream cut mid-call
+
+_HALF = [_chunk({"tool_calls": [{"index": 0, "id": "c1", "type": "function",
+                                 "function": {"name": "City", "arguments": '{"name": "Paris", "coun'}}]})]
+_PARIS = '{"name": "Paris", "country": "France"}'
+_WHOLE = [_chunk({"tool_calls": [{"index": 0, "id": "c2", "type": "function",
+                                  "function": {"name": "City", "arguments": _PARIS}}]}),
+          _chunk(finish="tool_calls")]
+
+
+@pytest.mark.parametrize("mode", ["stream", "astream", "invoke_streaming"])
+def test_4_a_structured_stream_that_ended_within_the_call_is_tried_again(server: QueuedServer, mode: str) -> None:
+    import asyncio
+    server.queue.extend([_HALF, _WHOLE])
+    model = ChatOpenAI("m", base_url=server.url, max_retries=2, retry_backoff=0,
+                       streaming=mode == "invoke_streaming")
+    structured = model.with_structured_output(City)
+
+    async def collect() -> list[Any]:
+        return [value async for value in structured.astream("Where?")]
+
+    values = (asyncio.run(collect()) if mode == "astream" else [structured.invoke("Where?")]
+              if mode == "invoke_streaming" else list(structured.stream("Where?")))
+    assert values == [City(name="Paris", country="France")]
+    assert len(server.requests) == 2
+
+
+def test_4_when_the_tries_run_out_the_error_speaks_to_the_user(server: QueuedServer) -> None:
+    from toolwire.errors import ToolCallParseError
+    server.answer = lambda body, n: _HALF
+    model = ChatOpenAI("m", base_url=server.url, max_retries=1, retry_backoff=0)
+    with pytest.raises(ToolCallParseError) as caught:
+        list(model.with_structured_output(City).stream("Where?"))
+    assert len(server.requests) == 2
+    message = str(caught.value)
+    assert "stream ended early" in message and "try again" in message
+    assert "send the call again" not in message

@@ -65,6 +65,7 @@ from toolwire.models._runnable import (
     retry_policy,
 )
 from toolwire.models._structured_retry import Attempts, Problem, check_retries
+from toolwire.models._structured_stream import ainvoke_whole, invoke_whole, stream_cut, stream_cut_error
 
 if TYPE_CHECKING:
     from toolwire.models.base import BaseChatModel
@@ -354,7 +355,8 @@ class StructuredOutput(Batching):
         that cannot be read, telling the model what did not fit (:func:`~toolwire.models._structured_retry.
         next_conversation`: the reply, then an error ToolMessage answering its call, or a HumanMessage when it
         made none), up to ``retries`` more times. A reply cut off at ``max_tokens`` is not asked again (the error
-        says to raise it), nor is a refusal.
+        says to raise it), nor is a refusal; a ``streaming=True`` model's reply whose stream ended early within the
+        call is asked for again up to the model's ``max_retries``, as a stream that broke is (review 214 #4).
 
         Args:
             input: a string, a message, or a list of messages, as :meth:`BaseChatModel.invoke` takes.
@@ -378,7 +380,7 @@ class StructuredOutput(Batching):
         def once(value: Any) -> Any:
             attempts = self._attempts(value)
             while True:
-                done, result = attempts.outcome(self.model.invoke(attempts.input, **options))
+                done, result = attempts.outcome(invoke_whole(self.model, attempts.input, options, self._name))
                 if done:
                     return result
 
@@ -403,7 +405,7 @@ class StructuredOutput(Batching):
         async def once(value: Any) -> Any:
             attempts = self._attempts(value)
             while True:
-                done, result = attempts.outcome(await self.model.ainvoke(attempts.input, **options))
+                done, result = attempts.outcome(await ainvoke_whole(self.model, attempts.input, options, self._name))
                 if done:
                     return result
 
@@ -416,7 +418,8 @@ class StructuredOutput(Batching):
         ``City(name='Paris')``...); here the one item is the whole value, read as :meth:`invoke` reads it. As nothing
         is handed out before the reply is complete, a hosted model's stream that breaks at any point is tried again as
         :meth:`invoke`'s request is (the model's ``max_retries``), the reply read as ``invoke`` of a ``streaming=True``
-        model reads it.
+        model reads it; so is one that ends early within the call without a finish reason (an OpenAI-compatible
+        server's), whose error, when the tries run out, says so.
 
         Args:
             input, options: as for :meth:`invoke`.
@@ -468,17 +471,18 @@ class StructuredOutput(Batching):
         """The model's reply to ``input``, read through its stream and merged. A hosted model's stream is read as
         ``invoke`` of a ``streaming=True`` model reads it (a copy of the model with ``streaming`` on): nothing is handed
         out before the reply is complete, so a stream that breaks at any point is tried again, up to its
-        ``max_retries`` (review 206 #2: it was not, once text or a call piece had come)."""
+        ``max_retries`` (review 206 #2: it was not, once text or a call piece had come), and so is one that ended early
+        within the call, without a finish reason (review 214 #4: :mod:`toolwire.models._structured_stream`)."""
         whole = whole_streamer(self.model)
         if whole is not None:
-            return whole.invoke(input, **options)
+            return invoke_whole(whole, input, options, self._name)
         return self._merged(list(self.model.stream(input, **options)))
 
     async def _astreamed(self, input: Any, options: dict[str, Any]) -> AIMessage:
         """Async :meth:`_streamed`."""
         whole = whole_streamer(self.model)
         if whole is not None:
-            return await whole.ainvoke(input, **options)
+            return await ainvoke_whole(whole, input, options, self._name)
         return self._merged([chunk async for chunk in self.model.astream(input, **options)])
 
     def _merged(self, chunks: list[Any]) -> AIMessage:
@@ -526,6 +530,8 @@ class StructuredOutput(Batching):
             return None, Problem(self._refusal(reply), None)
         if cut:
             return None, Problem(self._cut_off(reply), None)
+        if stream_cut(reply, self._name):  # already tried again as a broken stream is: not the model's to mend
+            return None, Problem(stream_cut_error(reply, self._name), None)
         for bad in reply.invalid_tool_calls:
             if bad.get("name") in (self._name, None):
                 error_text = str(bad.get("error") or "its arguments are not valid JSON").strip()
