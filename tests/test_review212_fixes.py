@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import functools
+import warnings
 from typing import Any
 
 import pytest
@@ -182,3 +183,23 @@ def test_an_ordinary_function_keeps_its_keywords() -> None:
     """(#2) Decided at decoration: an ordinary function is still called by keyword."""
     assert _count._positional_only == ()
     assert tool(_describe)._positional_only == ("value",)
+
+
+def test_napoleons_obj_role_in_an_entrys_type_keeps_the_description() -> None:
+    """(#4) ``limit (:obj:`int`, optional): ...``, Napoleon's own example, describes ``limit``, with no warning."""
+    def search(query: str, limit: int = 5, kind: str = "") -> str:
+        """Search the catalogue.
+
+        Args:
+            query (str): The text to look for.
+            limit (:obj:`int`, optional): How many results to return. Defaults to 5.
+            kind (:class:`~builtins.str`): One of book, film: or any.
+        """
+        return query
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        made = tool(search)
+    described = {k: v.get("description") for k, v in made.parameters["properties"].items()}
+    assert described == {"query": "The text to look for.", "limit": "How many results to return. Defaults to 5.",
+                         "kind": "One of book, film: or any."}

@@ -31,7 +31,7 @@ from typing import Annotated, Any, get_args, get_origin
 import docstring_parser.google
 import typing_extensions
 
-from toolwire._signature import _GOOGLE, _NAMES_SEP, _indent_leading_section, _parse_docstring
+from toolwire._signature import _GOOGLE, _NAMES_SEP, _indent_leading_section, _parse_docstring, napoleon_entry
 
 __all__ = ["describe_class"]
 
@@ -138,7 +138,7 @@ _ENTRY_SECTIONS = frozenset(title for title, section in _GOOGLE.sections.items()
 def _entry_names(lines: list[str]) -> list[str] | None:
     """The names an entry of a Google section documents (``name (type): text``, ``x, y: text``), read as
     docstring_parser reads them; None when it has no colon (no Google entry)."""
-    text = "\n".join(lines).strip()
+    text = napoleon_entry("\n".join(lines).strip())
     if ":" not in text:
         return None
     before = text.split(":", 1)[0]

@@ -28,7 +28,7 @@ import docstring_parser.rest
 
 __all__ = [
     "call_doc", "caller_namespace", "defined_in_class", "function_doc", "function_name", "hint_target",
-    "partial_keywords", "signature_params", "type_hints",
+    "napoleon_entry", "partial_keywords", "signature_params", "type_hints",
 ]
 
 _EMPTY = inspect.Parameter.empty
@@ -266,12 +266,33 @@ _SECTIONS = [
     docstring_parser.google.Section("Yield", "yields", docstring_parser.google.SectionType.SINGULAR_OR_MULTIPLE),
     docstring_parser.google.Section("Raise", "raises", docstring_parser.google.SectionType.MULTIPLE),
 ]
-_GOOGLE = docstring_parser.google.GoogleParser(_SECTIONS)  # (its parse keeps no state)
+_ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]*)`")  # a Sphinx role (:obj:`int`, :class:`~pkg.T`)
+
+
+def napoleon_entry(text: str) -> str:
+    """The Google entry ``text`` with the colons inside its parenthesised type taken out (a Sphinx role written
+    as its target: ``limit (:obj:`int`, optional): ...`` -> ``limit (int, optional): ...``, Napoleon's own
+    example), so that the first colon ends the name and type (review 212 #4: the name was read as ``limit (``)."""
+    colon, start = text.find(":"), text.find("(")
+    end = text.find(")", start)
+    if start < 0 or colon < start or end < colon:
+        return text
+    return text[:start] + _ROLE.sub(r"\1", text[start:end]).replace(":", "") + text[end:]
+
+
+class _GoogleParser(docstring_parser.google.GoogleParser):
+    """docstring_parser's Google parser, reading an entry's name and type as Napoleon does (:func:`napoleon_entry`)."""
+
+    def _build_meta(self, text: str, title: str) -> docstring_parser.DocstringMeta:
+        return super()._build_meta(napoleon_entry(text), title)
+
+
+_GOOGLE = _GoogleParser(_SECTIONS)  # (its parse keeps no state)
 # The same sections, those that describe no parameter read as one block of text each: Napoleon reads a Raises
 # entry with no colon ("ValueError if q is empty.", a bare "TypeError"), where docstring_parser's Google parser
 # stops at it; tried once no style could parse a docstring (review 147 #1: the whole docstring became the
 # description, and every parameter lost its text).
-_GOOGLE_LENIENT = docstring_parser.google.GoogleParser([
+_GOOGLE_LENIENT = _GoogleParser([
     section if section.key == "param" else
     docstring_parser.google.Section(section.title, section.key, docstring_parser.google.SectionType.SINGULAR)
     for section in _SECTIONS
