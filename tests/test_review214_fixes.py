@@ -205,3 +205,39 @@ def test_4_when_the_tries_run_out_the_error_speaks_to_the_user(server: QueuedSer
     message = str(caught.value)
     assert "stream ended early" in message and "try again" in message
     assert "send the call again" not in message
+
+
+# ---------------------------------------------------------------- #5 hints of listed servers' errors
+
+def _failure(server: QueuedServer, status: int, body: Any, retries: int = 0) -> Any:
+    from toolwire.errors import ProviderError
+    server.answer = lambda request, n: (status, body)
+    model = ChatOpenAI("m", base_url=server.url, max_retries=retries, retry_backoff=0).bind_tools([get_weather])
+    with pytest.raises(ProviderError) as caught:
+        model.invoke("Weather?")
+    return caught.value
+
+
+def test_5_llama_server_loading_its_model_is_said_to_be_temporary(server: QueuedServer) -> None:
+    error = _failure(server, 503, {"error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}},
+                     retries=1)
+    assert len(server.requests) == 2 and error.retryable
+    assert "still loading its model" in str(error) and "try again" in str(error)
+    assert "fails the same way each time" not in str(error)
+
+
+def test_5_ollama_refusing_tools_names_the_model_s_lack_of_tool_support(server: QueuedServer) -> None:
+    error = _failure(server, 400, {"error": {"message": "registry.ollama.ai/library/gemma:2b does not support tools",
+                                             "type": "api_error", "param": None, "code": None}})
+    assert not error.retryable
+    assert "does not support tool calling" in str(error) and "without tools" in str(error)
+    assert "says which field" not in str(error)
+
+
+@pytest.mark.parametrize("said", [
+    "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and "
+    "500 `max_new_tokens`",
+    "Input validation error: `inputs` must have less than 4096 tokens. Given: 5000"])
+def test_5_tgi_context_overflow_gets_the_context_window_hint(server: QueuedServer, said: str) -> None:
+    error = _failure(server, 422, {"error": said, "error_type": "validation"})
+    assert "longer than the model's context window" in str(error)

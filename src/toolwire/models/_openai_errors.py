@@ -5,7 +5,10 @@ fails itself: those point at ``base_url`` and at the server's log (:func:`server
 HTTP status, an error event in a stream, an ``{"error"}`` body sent with HTTP 200; review 177 #6). A server started
 without tool calling refuses every request with tools, and says which flag it needs: vLLM without
 ``--enable-auto-tool-choice --tool-call-parser``, llama.cpp's ``llama-server`` without ``--jinja``
-(:func:`setup_hint`: not retried, since every try gets the same refusal; review 177 #1). LM Studio answers a path
+(:func:`setup_hint`: not retried, since every try gets the same refusal; review 177 #1); Ollama refuses tools for a
+model whose template has none ("... does not support tools": :data:`OLLAMA_HINT`, review 214 #5). llama-server
+answers 503 "Loading model" while it loads its model, which passes (:func:`loading_hint`: retried, and said to be
+temporary; review 214 #5). LM Studio answers a path
 it does not serve with HTTP 200 and ``{"error": "Unexpected endpoint or method. (POST ...)"}``
 (:func:`unknown_endpoint`: a ``base_url`` without ``/v1``; review 177 #3).
 """
@@ -18,9 +21,10 @@ from urllib.parse import urlsplit
 
 from toolwire._secrets import redact_url
 from toolwire.errors import ProviderError
-from toolwire.models._retry import NOT_FOUND_HINT, SERVER_FAILED_HINT
+from toolwire.models._retry import _RETRY_ADVICE, NOT_FOUND_HINT, SERVER_FAILED_HINT
 
-__all__ = ["SERVER_KEY_HINT", "adapt_error", "own_server", "server_hint", "setup_hint", "unknown_endpoint"]
+__all__ = ["SERVER_KEY_HINT", "adapt_error", "loading_hint", "own_server", "server_hint", "setup_hint",
+           "unknown_endpoint"]
 
 SERVER_KEY_HINT = ("Pass this server's own API key as ChatOpenAI(..., api_key=...) (the key it was started with, "
                    "such as vLLM's --api-key) and check its permissions.")
@@ -33,6 +37,11 @@ _VLLM_NO_PARSER = re.compile(r"--enable-auto-tool-choice|--tool-call-parser")
 _LLAMA_NO_JINJA = re.compile(r"requires\s+--jinja")
 """llama.cpp server's refusal of tools without its Jinja templates (``oaicompat_chat_params_parse``: "tools param
 requires --jinja flag", "tool_choice param requires --jinja flag", HTTP 500)."""
+_OLLAMA_NO_TOOLS = re.compile(r"\bdoes not support tools\b", re.IGNORECASE)
+"""Ollama's refusal of tools for a model whose chat template has none (HTTP 400 "registry.ollama.ai/library/gemma:2b
+does not support tools")."""
+_LOADING = re.compile(r"^\s*Loading model\b", re.IGNORECASE)
+"""llama-server's answer while it loads its model (HTTP 503, ``ERROR_TYPE_UNAVAILABLE``: "Loading model")."""
 _UNKNOWN_ENDPOINT = re.compile(r"^\s*Unexpected endpoint or method\b", re.IGNORECASE)
 """LM Studio's answer to a path it does not serve (HTTP 200)."""
 
@@ -41,17 +50,32 @@ VLLM_HINT = ("Start vLLM with tool calling on: --enable-auto-tool-choice --tool-
              "without tools.")
 LLAMA_HINT = ("Start llama-server with --jinja (its chat template's tool calling), or call the model without "
               "tools.")
+OLLAMA_HINT = ("This model does not support tool calling (its chat template has no tools): use a model with tool "
+               "support (Ollama's library marks them \"tools\"), or call this one without tools.")
 
 
 def setup_hint(message: str) -> str | None:
     """The hint of a server refusing tools because it was started without tool calling, from its ``message``:
     vLLM's "requires --enable-auto-tool-choice and --tool-call-parser" (:data:`VLLM_HINT`) or llama.cpp's
-    "requires --jinja" (:data:`LLAMA_HINT`); None for any other message."""
+    "requires --jinja" (:data:`LLAMA_HINT`), or a model that cannot call tools: Ollama's "... does not support tools"
+    (:data:`OLLAMA_HINT`); None for any other message."""
     if _VLLM_NO_PARSER.search(message):
         return VLLM_HINT
     if _LLAMA_NO_JINJA.search(message):
         return LLAMA_HINT
+    if _OLLAMA_NO_TOOLS.search(message):
+        return OLLAMA_HINT
     return None
+
+
+def loading_hint(status: int | None, message: str, base_url: str | None) -> str | None:
+    """The hint of llama-server's 503 "Loading model", sent while it loads its model: that passes, so wait and try
+    again (the hint ends with :data:`~toolwire.models._retry._RETRY_ADVICE`); None for any other error."""
+    if status != 503 or not _LOADING.match(message):
+        return None
+    shown = redact_url(base_url) if base_url else "base_url"
+    return (f"The server at {shown} is still loading its model, which passes: wait until it is ready and try "
+            f"again{_RETRY_ADVICE}.")
 
 
 def unknown_endpoint(message: str) -> bool:
@@ -100,13 +124,19 @@ def adapt_error(error: ProviderError, base_url: str | None, *, compatible: bool)
         compatible: the server is an OpenAI-compatible one, not OpenAI (or Azure).
 
     Returns:
-        ``error``: a refusal of tools by a server started without tool calling (:func:`setup_hint`) gets the hint
-        naming the flag and is not retryable; on a compatible server a 401/403 gets :data:`SERVER_KEY_HINT`, and on
-        a server of the user's own a 404 or 5xx that kept its status's usual hint gets :func:`server_hint`'s.
+        ``error``: a refusal of tools by a server started without tool calling, or of a model that cannot call
+        tools (:func:`setup_hint`), gets the hint naming the flag or the model and is not retryable; on a compatible
+        server llama-server's 503 "Loading model" gets :func:`loading_hint`'s (retryable), a 401/403
+        :data:`SERVER_KEY_HINT`, and on a server of the user's own a 404 or 5xx that kept its status's usual hint gets
+        :func:`server_hint`'s.
     """
-    hint = setup_hint(str(error.args[0]) if error.args else "")
+    message = str(error.args[0]) if error.args else ""
+    hint = setup_hint(message)
+    loading = loading_hint(error.status, message, base_url) if compatible else None
     if hint is not None:
         error.hint, error.retryable, error.api_advice = hint, False, None
+    elif loading is not None:  # temporary: retried as any 5xx, the hint saying so
+        error.hint, error.retryable, error.api_advice = loading, True, _RETRY_ADVICE
     elif compatible and error.status in (401, 403):
         error.hint = SERVER_KEY_HINT
     elif (compatible and error.status is not None and error.hint in (NOT_FOUND_HINT, SERVER_FAILED_HINT)

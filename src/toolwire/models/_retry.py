@@ -269,10 +269,12 @@ def api_key_hint(key_env: str = "") -> str:
 
 _CONTEXT_FULL = re.compile(
     r"context_length_exceeded|context[ _](?:length|window|size)|prompt is too long|input token count"
-    r"|exceeds? the maximum number of tokens|too many (?:input )?tokens", re.IGNORECASE)
+    r"|exceeds? the maximum number of tokens|too many (?:input )?tokens"
+    r"|`?inputs`? tokens \+ `?max_new_tokens`? must be|`?inputs`? must have less than \d+ tokens", re.IGNORECASE)
 """How providers say a request is longer than the model's context (OpenAI's and vLLM's ``context_length_exceeded``,
 "maximum context length"; Anthropic's "prompt is too long"; Gemini's "The input token count ... exceeds the maximum
-number of tokens allowed"; llama.cpp's "exceeds the available context size")."""
+number of tokens allowed"; llama.cpp's "exceeds the available context size"; TGI's HTTP 422 "`inputs` tokens +
+`max_new_tokens` must be <= 4096" and "`inputs` must have less than 4096 tokens": review 214 #5)."""
 _CONTEXT_HINT = ("The conversation is longer than the model's context window: shorten it (fewer or shorter messages "
                  "and tool results), lower max_tokens, or use a model with a larger context window.")
 
