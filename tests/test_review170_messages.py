@@ -111,7 +111,7 @@ def test_a_tool_whose_own_error_reads_like_a_wrong_tool_call_still_failed() -> N
 
     answer = lookup.invoke({"name": "lookup", "args": {"city": "Paris"}, "id": "c1", "type": "tool_call"})
     assert answer.status == "error"
-    assert answer.content.startswith("Error: tool 'lookup' failed: The call names the tool 'x'")
+    assert answer.content.startswith("Error: tool 'lookup' raised ToolExecutionError: The call names the tool 'x'")
 
 
 def test_the_wrong_tool_result_names_a_call_name_with_quotes_whole() -> None:

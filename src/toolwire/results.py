@@ -29,6 +29,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
+from toolwire._error_origin import raised_in_tool_code
 from toolwire._foreign_results import is_foreign_answer
 from toolwire._result_json import (
     _MEDIA_BLOCKS,
@@ -326,10 +327,11 @@ def unsent_result(exc: BaseException, tool_name: str) -> Any:
     or holds a value JSON cannot hold...) that is ``exc.result``; the error's advice to the developer (what to
     return instead), which the model's text leaves out, is logged once per tool name (logger ``toolwire.tools``,
     level WARNING; review 109: the developer was told nothing). For another
-    :class:`~toolwire.errors.ToolExecutionError`, its ``artifact`` (an MCP ``isError`` result's blocks, review 114);
-    ``None`` for any other failure.
+    :class:`~toolwire.errors.ToolExecutionError`, or a ``ToolResultError`` the tool's own code raised
+    (:func:`~toolwire._error_origin.raised_in_tool_code`), its ``artifact`` (an MCP ``isError`` result's blocks, review
+    114); ``None`` for any other failure.
     """
-    if not isinstance(exc, ToolResultError):
+    if not isinstance(exc, ToolResultError) or raised_in_tool_code(exc):  # (the tool's own: it returned nothing)
         return getattr(exc, "artifact", None) if isinstance(exc, ToolExecutionError) else None
     if tool_name not in _TOLD_UNSENT:
         _TOLD_UNSENT.add(tool_name)
@@ -539,7 +541,9 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
 
     Validation, timeout and unknown-tool errors say what to change; any other exception gives its type
     and message (never a traceback), or only its type when ``hide_details`` is set (for tools whose
-    errors may hold secrets). A :class:`~toolwire.errors.ToolResultError` says the tool ran; with
+    errors may hold secrets). So does a toolwire error that the tool's own code raised (another tool's
+    ``ToolValidationError`` from a call the tool made, a ``ToolExecutionError`` it raised: review 213 #1), which is
+    not about the model's call. A :class:`~toolwire.errors.ToolResultError` says the tool ran; with
     ``hide_details`` it names only the type of the error that kept its result from being written, whose
     message may quote the result (review 62). An exception group (``asyncio.TaskGroup``) gives its first
     error's, the one that says what went wrong. The credentials of URLs in the text are masked
@@ -560,25 +564,24 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
 
 def _error_text(exc: BaseException, tool_name: str, hide_details: bool) -> str:
     """:func:`error_text` before its text is made valid Unicode."""
-    if isinstance(exc, ToolResultError):  # the call happened: a model that read "failed" would make it again
-        cause = exc.__cause__
-        why = (f"it could not be turned into JSON text ({type(cause).__name__})" if hide_details and cause is not None
-               else exc.reason or _str(exc))  # (the error writing it may quote the result: only its type, review 62)
-        return (f"Error: tool '{tool_name}' ran, but its result could not be sent back: {why.rstrip('.')}. Do not "
-                "call it again for the same action: whatever it does has been done.")
-    if isinstance(exc, WrongToolCallError):  # nothing ran: not "failed" (review 170 #8)
-        return (f"Error: tool '{tool_name}' did not run this call, which names the tool {exc.called!r}: give each "
-                "call to the tool it names.")
-    if isinstance(exc, ToolExecutionError) and str(exc).startswith("Error:"):
-        return str(exc)  # already written for the model (an MCP server's or a LangChain tool's error text)
-    if isinstance(exc, ToolValidationError | ToolTimeoutError) or (
-        isinstance(exc, ToolExecutionError) and type(exc) is not ToolExecutionError
-    ):
-        return f"Error: {exc}"
-    if isinstance(exc, ToolExecutionError) and hide_details and isinstance(exc.__context__, SystemExit):
+    # toolwire's own verdict on this call; one the tool's code raised (a nested tool call's) is its failure, as below
+    if isinstance(exc, ToolExecutionError) and not raised_in_tool_code(exc):  # (review 213 #1)
+        if isinstance(exc, ToolResultError):  # the call happened: a model that read "failed" would make it again
+            cause = exc.__cause__
+            why = (f"it could not be turned into JSON text ({type(cause).__name__})" if hide_details and cause
+                   is not None else exc.reason or _str(exc))  # (writing it may quote the result: its type, review 62)
+            return (f"Error: tool '{tool_name}' ran, but its result could not be sent back: {why.rstrip('.')}. Do "
+                    "not call it again for the same action: whatever it does has been done.")
+        if isinstance(exc, WrongToolCallError):  # nothing ran: not "failed" (review 170 #8)
+            return (f"Error: tool '{tool_name}' did not run this call, which names the tool {exc.called!r}: give "
+                    "each call to the tool it names.")
+        if str(exc).startswith("Error:"):
+            return str(exc)  # already written for the model (an MCP server's or a LangChain tool's error text)
+        if isinstance(exc, ToolValidationError | ToolTimeoutError) or type(exc) is not ToolExecutionError:
+            return f"Error: {exc}"
+        if not (hide_details and isinstance(exc.__context__, SystemExit)):
+            return f"Error: tool '{tool_name}' failed: {exc}"
         exc = exc.__context__  # a tool's sys.exit(...) (raised from None while handled): its argument may be a secret
-    elif isinstance(exc, ToolExecutionError):
-        return f"Error: tool '{tool_name}' failed: {exc}"
     more = ""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:  # a TaskGroup's: the error inside tells
         if len(exc.exceptions) > 1 and not more:
