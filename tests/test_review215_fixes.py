@@ -111,3 +111,17 @@ def test_a_list_of_calls_is_still_read() -> None:
     marked = '<tool_call>[{"name": "search", "description": "d", "arguments": {"q": "x"}}]</tool_call>'
     calls, _, _ = _read(marked, ["search"])
     assert calls[0][0] == "search"  # inside a call marker a list is read as calls, as one object is
+
+
+# ------------------------------------------------------------------ #5: python_retry in linear time
+
+@pytest.mark.parametrize("unit", ["search(q=[TOOL_CALLS]", "search(q=[A]"])
+def test_many_unclosed_calls_are_read_in_linear_time(unit: str) -> None:
+    import time
+
+    text = unit * (200_000 // len(unit))
+    began = time.perf_counter()
+    parsed = parse_tool_calls(text, ["search"])
+    took = time.perf_counter() - began
+    assert parsed.tool_calls == [] and parsed.invalid_tool_calls
+    assert took < 5, f"{took:.1f}s for 200 kB: the retry search is quadratic again"  # (~0.6 s; 15-25 s before)
