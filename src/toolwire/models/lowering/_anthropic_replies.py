@@ -49,9 +49,31 @@ def _as_dict(obj: Any) -> dict[str, Any]:
     return obj.model_dump(mode="json", exclude_none=True)  # type: ignore[no-any-return]
 
 
-def _metadata(model: Any, finish: Any) -> dict[str, Any]:
-    pairs = (("model", model), ("model_name", model), ("finish_reason", finish))  # (model_name: LangChain's key)
-    return {k: v for k, v in pairs if v is not None}
+def _metadata(model: Any, finish: Any, container: dict[str, Any] | None = None) -> dict[str, Any]:
+    pairs = (("model", model), ("model_name", model), ("finish_reason", finish),  # (model_name: LangChain's key)
+             ("container", container))
+    return {k: copy.deepcopy(v) for k, v in pairs if v is not None}
+
+
+def _container(raw: Any) -> dict[str, Any] | None:
+    """The reply's ``container`` (``{"id": "container_...", "expires_at"[, "skills"]}``: the code execution tool's
+    container, whose id the next request must give while tool uses that code execution made wait for their results;
+    Anthropic's programmatic tool calling guide, review 216 #1) as sent, or ``None`` when there is none or it has no
+    id."""
+    if isinstance(raw, dict) and isinstance(raw.get("id"), str) and raw["id"]:
+        return copy.deepcopy(raw)
+    return None
+
+
+def _kept(blocks: list[dict[str, Any]], container: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``provider_data``: ``{"anthropic": {"content": blocks}}`` when some blocks are opaque (thinking, server
+    tools...), and ``"container"`` there when the reply gave one; ``None`` when neither."""
+    kept: dict[str, Any] = {}
+    if any(b.get("type") not in ("text", "tool_use") for b in blocks):
+        kept["content"] = blocks
+    if container is not None:
+        kept["container"] = container
+    return {"anthropic": kept} if kept else None
 
 
 def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:
@@ -68,7 +90,10 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
         (``model_context_window_exceeded``), an invalid call, since its ``input`` may be cut short; its error says
         which limit and what to do), ``provider_data["anthropic"]["content"]`` = all blocks when some are opaque
         (thinking), usage in tokens (input includes cache reads and writes; ``cached_tokens`` = cache reads),
-        ``response_metadata`` ``{"model", "finish_reason"}`` (the ``stop_reason``).
+        ``response_metadata`` ``{"model", "finish_reason"}`` (the ``stop_reason``). A reply's ``container`` (code
+        execution's: ``{"id", "expires_at"}``) is kept as ``response_metadata["container"]`` and
+        ``provider_data["anthropic"]["container"]``, which the next request sends back (see
+        :func:`~toolwire.models.lowering.anthropic.lower_request`).
 
     Raises:
         NotAReply: ``obj`` has no ``content`` list (not a Messages API reply: ``{}``, a gateway's JSON).
@@ -84,10 +109,10 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
     if error and blocks and blocks[-1].get("type") == "tool_use" and calls:
         calls[-1] = _cut_call(blocks[-1], error=error)
     valid, invalid = split_calls(calls)
-    opaque = any(b.get("type") not in ("text", "tool_use") for b in blocks)
+    container = _container(data.get("container"))
     return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(data.get("usage")),
-                     response_metadata=_metadata(data.get("model"), data.get("stop_reason")),
-                     provider_data={"anthropic": {"content": blocks}} if opaque else None, id=data.get("id"))
+                     response_metadata=_metadata(data.get("model"), data.get("stop_reason"), container),
+                     provider_data=_kept(blocks, container), id=data.get("id"))
 
 
 def _cut_call(block: dict[str, Any], text: str | None = None, error: str = CUT_OFF) -> InvalidToolCall:
@@ -122,8 +147,9 @@ class StreamState:
     block ``index``); thinking blocks and signatures, the ``input`` of other blocks that stream one
     (``server_tool_use``, ``mcp_tool_use``: not client calls) and ``citations_delta`` citations (appended to
     the text block's ``citations``, as the reply's ``content`` has them) are collected and returned, with
-    usage and stop reason, by :meth:`finish`; they go back to the API unchanged in the next turn. Merged,
-    the chunks equal :func:`parse_response` of the same reply.
+    usage, stop reason and the reply's ``container`` (``message_start``'s message, or ``message_delta``'s delta,
+    which wins), by :meth:`finish`; they go back to the API unchanged in the next turn. Merged, the chunks equal
+    :func:`parse_response` of the same reply.
 
     Raises:
         ProviderError: an ``error`` event arrives (``overloaded_error`` is retryable), or the stream ends
@@ -136,6 +162,7 @@ class StreamState:
         self.model: str | None = None
         self.finish_reason: str | None = None
         self.raw_usage: dict[str, Any] = {}
+        self.container: dict[str, Any] | None = None  # the reply's code execution container (review 216 #1)
         self.blocks: dict[int, dict[str, Any]] = {}
         self.partial: dict[int, str] = {}  # input JSON text of blocks that are not client calls, by index
 
@@ -155,6 +182,7 @@ class StreamState:
             message = data.get("message") or {}
             self.id, self.model = message.get("id"), message.get("model")
             self.raw_usage.update(message.get("usage") or {})
+            self.container = _container(message.get("container")) or self.container
         elif kind == "content_block_start":
             block = copy.deepcopy(data.get("content_block") or {})
             self.blocks[index] = block
@@ -176,6 +204,7 @@ class StreamState:
                 return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
         elif kind == "message_delta":
             self.finish_reason = (data.get("delta") or {}).get("stop_reason") or self.finish_reason
+            self.container = _container((data.get("delta") or {}).get("container")) or self.container
             self.raw_usage.update({k: v for k, v in (data.get("usage") or {}).items() if v is not None})
         elif kind == "error":
             error = data.get("error") or {}
@@ -221,7 +250,8 @@ class StreamState:
         return out
 
     def finish(self) -> AIMessageChunk:
-        """Return the closing chunk: usage, ``{"model", "finish_reason"}``, and the blocks when some are opaque;
+        """Return the closing chunk: usage, ``{"model", "finish_reason"[, "container"]}``, the blocks when some are
+        opaque and the container (``provider_data["anthropic"]``, as :func:`parse_response` keeps them);
         when the reply stopped at ``max_tokens`` or at the context window (``model_context_window_exceeded``), the
         ``tool_use`` it ended on as an invalid call (never run).
 
@@ -244,6 +274,7 @@ class StreamState:
             if last.get("type") == "tool_use":
                 position = sum(b.get("type") == "tool_use" for b in content) - 1
                 cut.append(_cut_call(last, self.merger.raw_args(position) or None, _CUT_ERRORS[self.finish_reason]))
-        return AIMessageChunk(usage=_usage(self.raw_usage), response_metadata=_metadata(self.model, self.finish_reason),
-                              provider_data={"anthropic": {"content": self._content()}} if opaque else None,
+        return AIMessageChunk(usage=_usage(self.raw_usage),
+                              response_metadata=_metadata(self.model, self.finish_reason, self.container),
+                              provider_data=_kept(self._content() if opaque else [], self.container),
                               invalid_tool_calls=cut, id=self.id)
