@@ -22,7 +22,7 @@ from toolwire import Agent, tool
 from toolwire.messages import AIMessage, ToolMessage
 from toolwire.testing import ScriptedChatModel
 
-api, how, twice = sys.argv[1], sys.argv[2], sys.argv[3] == "twice"
+api, how, twice, timed = sys.argv[1], sys.argv[2], sys.argv[3] == "twice", sys.argv[4:] == ["timed"]
 toolwire._tool_run.CANCEL_GRACE = 5.0 if twice else 0.5  # (a wait of 5 s would show)
 started, ignored = threading.Event(), threading.Event()
 
@@ -33,7 +33,6 @@ async def stubborn_inner():
         except asyncio.CancelledError:
             ignored.set()
 
-@tool
 async def t(x: int) -> str:
     \"\"\"Awaits a helper that ignores its cancellation.\"\"\"
     started.set()
@@ -50,7 +49,11 @@ async def t(x: int) -> str:
             group.create_task(stubborn_inner())
     elif how == "gather":
         await asyncio.gather(stubborn_inner(), stubborn_inner())
+    elif how == "nested":
+        await stubborn_inner()
     return "x"
+
+t = tool(timeout=30)(t) if timed else tool(t)
 
 @tool
 def quick(x: int) -> str:
@@ -100,10 +103,10 @@ for exc in raised:
 _SHAPES = ["task", "shield", "gather", "taskgroup"]
 
 
-def _run(api: str, how: str, times: str) -> tuple[str, str]:
+def _run(api: str, how: str, times: str, *timed: str) -> tuple[str, str]:
     try:
-        done = subprocess.run([sys.executable, "-c", _SCRIPT, api, how, times], capture_output=True, text=True,
-                              timeout=20)
+        done = subprocess.run([sys.executable, "-c", _SCRIPT, api, how, times, *timed], capture_output=True,
+                              text=True, timeout=20)
     except subprocess.TimeoutExpired as exc:
         pytest.fail(f"the run did not end: {exc.stdout!r} {exc.stderr!r}")
     return done.stdout, done.stderr
@@ -135,6 +138,15 @@ def test_a_second_ctrl_c_in_a_sync_call_ends_a_call_awaiting_a_stubborn_helper(h
 @pytest.mark.parametrize("how", ["task", "gather", "taskgroup"])
 def test_a_call_given_up_at_the_end_of_the_grace_lets_asyncio_run_end(how: str) -> None:
     out, err = _run("async", how, "once")  # one Ctrl-C: the 0.5 s grace runs out (asyncio.run waited for ever)
+    _check(out, err, 2.5)
+    assert "answers ['c1', 'c2']" in out, out
+
+
+@pytest.mark.parametrize(("api", "how", "times"), [("async", "nested", "once"), ("async", "task", "once"),
+                                                    ("sync", "task", "once"), ("async", "task", "twice")])
+def test_a_timed_call_whose_run_is_cancelled_gets_the_same_grace_as_an_untimed_one(api: str, how: str,
+                                                                                   times: str) -> None:
+    out, err = _run(api, how, times, "timed")  # (asyncio.run waited for ever; the sync run logged a traceback)
     _check(out, err, 2.5)
     assert "answers ['c1', 'c2']" in out, out
 

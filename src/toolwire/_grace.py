@@ -150,10 +150,49 @@ def _context(task: asyncio.Future[Any]) -> contextvars.Context | None:
     return None
 
 
+async def wait_calls(tasks: list[asyncio.Future[Any]], timeout: float) -> tuple[bool, asyncio.CancelledError | None]:
+    """:func:`wait_through` for the calls' ``tasks``, then for the tasks they started that are being cancelled and
+    still run, all within ``timeout`` seconds: a timed call answers at once when its run is cancelled, its tool's
+    task going on (which then gets the same grace as an untimed call's, and is given up after it: review 210 #2).
+
+    Returns:
+        ``(interrupted, cancellation)``, as :func:`wait_through` does.
+
+    Raises:
+        KeyboardInterrupt: as :func:`wait_through` does.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    interrupted, again = False, None
+    if pending := [task for task in tasks if not task.done()]:
+        interrupted, again = await wait_through(pending, timeout)
+    if not interrupted and (helpers := started(tasks, False)) and deadline > loop.time():
+        interrupted, later = await wait_through(helpers, deadline - loop.time())
+        again = later or again
+    return interrupted, again
+
+
+def started(tasks: list[asyncio.Future[Any]], ending: bool) -> list[asyncio.Future[Any]]:
+    """The pending tasks the calls' ``tasks`` started (:func:`mark_call`), other than theirs, that are being
+    cancelled (any, when the event loop is ``ending``)."""
+    tokens = [token for token in (_calls.get(task) for task in tasks) if token is not None]
+    found: list[asyncio.Future[Any]] = []
+    if tokens:
+        with contextlib.suppress(Exception):  # (a loop without tasks to list)
+            for other in asyncio.all_tasks(tasks[0].get_loop()):
+                context = None if other.done() or other in _calls else _context(other)
+                if (context is not None and any(context.get(_CALL) is token for token in tokens)
+                        and (ending or _cancelling(other))):
+                    found.append(other)
+    return found
+
+
 def _family(task: asyncio.Future[Any], ending: bool) -> list[asyncio.Future[Any]]:
     """``task`` and the pending tasks being cancelled (any, when ``ending``) that it waits on, directly or not, or
     that it started (see :func:`give_up_calls`)."""
     token = _calls.get(task)
+    if token is None and (context := _context(task)) is not None:  # (a task a call started: the call's)
+        token = context.get(_CALL)
     started: list[asyncio.Future[Any]] = []
     if token is not None:
         with contextlib.suppress(Exception):  # (a loop without tasks to list: the ones waited on only)

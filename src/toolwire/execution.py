@@ -549,8 +549,7 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
                 await asyncio.sleep(0)
         for task in tasks:
             task.cancel()
-        if pending := [task for task in tasks if not task.done()]:
-            interrupted, again = await _grace.wait_through(pending, _tool_run.CANCEL_GRACE)
+        interrupted, again = await _grace.wait_calls(tasks, _tool_run.CANCEL_GRACE)  # (a timed call's tool too)
     except KeyboardInterrupt as interrupt:  # a second Ctrl-C (inside asyncio.run): stop waiting
         again, interrupted = interrupt, True
     if (again is not None and not isinstance(failure, asyncio.CancelledError)) or isinstance(again, KeyboardInterrupt):
@@ -558,8 +557,11 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
     indexes = [i for i, task in enumerate(tasks) if not task.done()]
     stuck = [(tasks[i], calls[i]) for i in indexes]
     given_up: list[asyncio.Future[Any]] = []
-    if stuck:  # (with the tool's own task, and the helper tasks it awaits: review 210 #2)
-        given_up = await _grace.give_up_calls([task for task, _ in stuck], interrupted)
+    if (helpers := _grace.started(tasks, interrupted)) or stuck:  # (with the tool's own task and the helper tasks
+        given_up = await _grace.give_up_calls([*(task for task, _ in stuck), *helpers], interrupted)  # it awaits)
+    if helpers and not stuck:  # (a timed call's tool, whose call was answered)
+        log.warning("%d task(s) started by tool calls were still running after the run stopped (they ignore "
+                    "cancellation); their coroutines were closed", len(helpers))
     if given_up and not interrupted:  # the few passes of the loop that end them (cancelled: asyncio.run's end, and a
         await _grace.wait_through(given_up, _ABANDONED_END)  # new Ctrl-C's, then has nothing to log: review 203 #1)
     names = ", ".join(safe_text(call.get("name")) for _, call in stuck)
