@@ -1,4 +1,5 @@
-"""Review 216: Anthropic's code execution ``container`` is kept and sent back while its tool uses wait (#1)."""
+"""Review 216: Anthropic's code execution ``container`` is kept and sent back while its tool uses wait (#1); a
+Responses API message item's ``phase`` is kept and sent back (#2)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from toolwire import HumanMessage, ToolMessage
 from toolwire.chunks import merge_chunks
 from toolwire.messages import AIMessage
 from toolwire.models.base import ChatRequest
-from toolwire.models.lowering import anthropic
+from toolwire.models.lowering import anthropic, openai
+from toolwire.models.lowering._openai_replies import ResponsesStreamState
 
 CONTAINER = {"id": "container_011CWxyz", "expires_at": "2026-12-07T06:00:00Z"}
 
@@ -108,3 +110,64 @@ def test_anthropic_only_the_last_assistant_turn_counts() -> None:
     messages = [HumanMessage("q"), first, ToolMessage("[[1]]", tool_call_id="toolu_01"), later,
                 ToolMessage("[[2]]", tool_call_id="toolu_02")]
     assert "container" not in anthropic.lower_request(ChatRequest(messages=messages), "m")
+
+
+PREAMBLE = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed", "phase": "commentary",
+            "content": [{"type": "output_text", "text": "Checking the weather first.", "annotations": []}]}
+CALL = {"type": "function_call", "id": "fc_1", "call_id": "call_A", "name": "get_weather",
+        "arguments": "{\"city\":\"Paris\"}", "status": "completed"}
+
+
+def _response(output: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"id": "resp_1", "object": "response", "model": "gpt-5.4", "status": "completed",
+            "output": copy.deepcopy(output), "usage": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}}
+
+
+def _assistant_items(ai: AIMessage) -> list[dict[str, Any]]:
+    items = openai.lower_responses_messages([HumanMessage("Weather in Paris?"), ai,
+                                             ToolMessage("Sunny", tool_call_id="call_A")])
+    return [i for i in items if i.get("role") == "assistant" or i.get("type") == "message"]
+
+
+def _streamed_responses(reply: dict[str, Any]) -> AIMessage:
+    state = ResponsesStreamState()
+    events = [{"type": "response.created", "response": {**reply, "output": [], "status": "in_progress"}},
+              {"type": "response.completed", "response": reply}]
+    chunks = [c for c in map(state.feed, events) if c is not None]
+    return merge_chunks([*chunks, state.finish()], as_chunk=False)  # type: ignore[return-value]
+
+
+def test_responses_phase_goes_back_with_reasoning() -> None:
+    reply = _response([{"type": "reasoning", "id": "rs_1", "summary": []}, PREAMBLE, CALL])
+    for ai in (openai.parse_responses_response(copy.deepcopy(reply)), _streamed_responses(copy.deepcopy(reply))):
+        (item,) = _assistant_items(ai)
+        assert item["phase"] == "commentary"
+        assert item["id"] == "msg_1"
+
+
+def test_responses_phase_goes_back_without_reasoning() -> None:
+    reply = _response([PREAMBLE, CALL])
+    for ai in (openai.parse_responses_response(copy.deepcopy(reply)), _streamed_responses(copy.deepcopy(reply))):
+        assert _assistant_items(ai) == [{"role": "assistant", "content": "Checking the weather first.",
+                                         "phase": "commentary"}]
+
+
+def test_responses_without_phase_sends_what_it_sent_before() -> None:
+    plain = {k: v for k, v in PREAMBLE.items() if k != "phase"}
+    ai = openai.parse_responses_response(_response([plain, CALL]))
+    assert ai.provider_data is None
+    assert _assistant_items(ai) == [{"role": "assistant", "content": "Checking the weather first."}]
+
+
+def test_responses_phases_of_several_messages_and_an_edited_text() -> None:
+    final = {**PREAMBLE, "id": "msg_2", "phase": "final_answer",
+             "content": [{"type": "output_text", "text": " Done.", "annotations": []}]}
+    ai = openai.parse_responses_response(_response([PREAMBLE, final]))
+    assert _assistant_items(ai) == [
+        {"role": "assistant", "content": "Checking the weather first.", "phase": "commentary"},
+        {"role": "assistant", "content": " Done.", "phase": "final_answer"}]
+    edited = ai.model_copy(update={"content": "Edited."})
+    assert _assistant_items(edited) == [{"role": "assistant", "content": "Edited."}]
+    one = openai.parse_responses_response(_response([PREAMBLE, CALL]))
+    assert _assistant_items(one.model_copy(update={"content": "Edited."})) == [
+        {"role": "assistant", "content": "Edited.", "phase": "commentary"}]

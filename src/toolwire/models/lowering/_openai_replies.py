@@ -20,8 +20,11 @@ id) and ``provider_data["openai"]["output"]``, the reply's output items in their
 the AIMessage's) and any other item (a built-in tool's, ``web_search_call``...) as it came. OpenAI refuses a
 reasoning item sent back without the item that followed it in the output
 ("Item 'rs_...' of type 'reasoning' was provided without its required following item"), matched by that item's
-id: so the items go back in their order, each message with its id and status. Without reasoning items the ids
-pair nothing and none of this is kept.
+id: so the items go back in their order, each message with its id, status and ``phase``. Without reasoning items
+the ids pair nothing and none of this is kept; only a message item's ``phase`` (``"commentary"`` for a preamble
+before tool calls, ``"final_answer"``: gpt-5.3-codex and later), which the API reference asks to send back on every
+assistant message, is kept then, as ``provider_data["openai"]["messages"]`` (``[{"text", "phase"}]``, one per
+message item; review 216 #2).
 
 The ``annotations`` (``url_citation`` of a ``web_search`` answer...) and requested ``logprobs`` of the
 ``output_text`` parts are in ``response_metadata["annotations"]`` and ``response_metadata["logprobs"]``, with or
@@ -110,14 +113,37 @@ _PART_KEYS = {"output_text": ("type", "text", "annotations"), "refusal": ("type"
 
 
 def _message_item(item: dict[str, Any]) -> dict[str, Any]:
-    """A ``message`` output item as an input item sends it back: ``id``, ``status``, ``role`` and its
-    ``output_text`` / ``refusal`` parts (the fields the API reference lists for an output message given as
+    """A ``message`` output item as an input item sends it back: ``id``, ``status``, ``role``, ``phase`` (when it has
+    one: ``"commentary"`` or ``"final_answer"``, which the API reference asks to send back unchanged; review 216 #2)
+    and its ``output_text`` / ``refusal`` parts (the fields the API reference lists for an output message given as
     input; others, such as ``logprobs``, left out)."""
     parts = [{k: part[k] for k in _PART_KEYS[part["type"]] if k in part}
              for part in item.get("content") or () if isinstance(part, dict) and part.get("type") in _PART_KEYS]
     out = {"type": "message", "id": item.get("id"), "status": item.get("status") or "completed",
-           "role": item.get("role") or "assistant", "content": parts}
+           "role": item.get("role") or "assistant", "phase": _phase(item), "content": parts}
     return {k: v for k, v in out.items() if v is not None}
+
+
+def _phase(item: dict[str, Any]) -> str | None:
+    """A ``message`` item's ``phase`` (a non-empty string), else ``None``."""
+    phase = item.get("phase")
+    return phase if isinstance(phase, str) and phase else None
+
+
+def _phases(items: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """``provider_data`` of a reply without reasoning whose ``message`` items have a ``phase``:
+    ``{"openai": {"messages": [{"text", "phase"}...]}}``, one entry per message item in order (its text as
+    :func:`parse_responses_response` reads it; ``phase`` left out when it has none), so each goes back as an assistant
+    message with its phase; ``None`` when no message item has one (nothing to keep; review 216 #2)."""
+    messages = [item for item in items if item.get("type") == "message"]
+    if not any(_phase(item) for item in messages):
+        return None
+    kept = []
+    for item in messages:
+        text = "".join(t for t, _ in map(_part_text, item.get("content") or ()) if t is not None)
+        entry = {"text": text, "phase": _phase(item)}
+        kept.append({k: v for k, v in entry.items() if v is not None})
+    return {"openai": {"messages": kept}}
 
 
 def _part_extras(items: list[dict[str, Any]]) -> dict[str, Any]:
@@ -139,11 +165,11 @@ def _part_extras(items: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _opaque(items: list[dict[str, Any]]) -> dict[str, Any] | None:
     """``provider_data`` of a reply whose output ``items`` (in order) hold reasoning: the reasoning items, the
-    ids of the function_call items, and the order of the output (see the module docs); ``None`` without
-    reasoning."""
+    ids of the function_call items, and the order of the output (see the module docs); without reasoning, the
+    ``phase`` of its message items (:func:`_phases`), else ``None``."""
     reasoning = [item for item in items if item.get("type") == "reasoning"]
     if not reasoning:
-        return None
+        return _phases(items)
     call_ids: dict[str, str] = {}
     output: list[dict[str, Any]] = []
     ids = CallIds()  # the calls' ids as split_calls and the stream's merger make them unique, in reply order
@@ -189,7 +215,8 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
         completed, unclosed ``arguments`` are an invalid call with the ordinary "not valid JSON" error),
         ``provider_data["openai"]`` with the
         ``reasoning`` items, the ``function_call`` items' ids (``function_call_ids``) and the output's order
-        (``output``, see the module docs) when the reply has reasoning items, usage in tokens, ``response_metadata``
+        (``output``, see the module docs) when the reply has reasoning items (without them, the message items'
+        ``phase``, ``messages``, when they have one), usage in tokens, ``response_metadata``
         ``{"model", "finish_reason"}`` (the status, or the incomplete reason; ``"refusal"`` with
         ``"refusal"``: the refusal text, for a refusal), with ``"annotations"`` and ``"logprobs"`` of the
         ``output_text`` parts when they have some (:func:`_part_extras`).

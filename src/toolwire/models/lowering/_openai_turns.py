@@ -81,8 +81,9 @@ def responses_turn_items(message: AIMessage) -> list[dict[str, Any]]:
     not list (calls read from the text, say) follow, as an assistant message and ``function_call`` items.
 
     Without that order (an AIMessage of another provider, or of an older toolwire): the kept ``reasoning`` items,
-    then the text as an assistant message, then one ``function_call`` item per call (with its item id when
-    ``function_call_ids`` keeps one).
+    then the text as an assistant message (one per message item of the reply, each with its ``phase``, when
+    ``provider_data["openai"]["messages"]`` keeps their phases: see :func:`_said`), then one ``function_call`` item
+    per call (with its item id when ``function_call_ids`` keeps one).
 
     Args:
         message: the assistant turn.
@@ -123,6 +124,24 @@ def responses_turn_items(message: AIMessage) -> list[dict[str, Any]]:
         elif isinstance(kind, str):  # a built-in tool's item (web_search_call...), unchanged
             items.append(copy.deepcopy(ref))
     if (text := sent_text(message)) and not said:
-        items.append({"role": "assistant", "content": text})
+        items.extend(_said(text, kept.get("messages"), message.text))
     items.extend(_function_call_item(c, item_ids) for c in waiting)
     return items
+
+
+def _said(text: str, kept: Any, said: str) -> list[dict[str, Any]]:
+    """The turn's ``text`` as assistant messages, each with its ``phase`` when the reply's message items had one
+    (``kept``: ``provider_data["openai"]["messages"]``, ``[{"text", "phase"}]``; the API reference asks to send the
+    phase back on every assistant message, review 216 #2): one message per kept item that says something, while the
+    AIMessage still says what they said (``said``, its text); an edited text goes as one message, with the phase the
+    kept items share (none when they differ)."""
+    entries = [e for e in kept if isinstance(e, dict)] if isinstance(kept, list) else []
+    phases = {e.get("phase") if isinstance(e.get("phase"), str) else None for e in entries}
+    if not entries or phases == {None}:
+        return [{"role": "assistant", "content": text}]
+    if "".join(str(e.get("text") or "") for e in entries) == said:
+        out = [{"role": "assistant", "content": str(e["text"]), "phase": e.get("phase")} for e in entries
+               if isinstance(e.get("text"), str) and e["text"]]
+        return [{k: v for k, v in item.items() if v is not None} for item in out]
+    phase = phases.pop() if len(phases) == 1 else None
+    return [{"role": "assistant", "content": text, **({"phase": phase} if phase else {})}]
