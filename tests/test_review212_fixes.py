@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import enum
 import functools
 import warnings
 from typing import Any
 
+import jsonschema
 import pytest
+from pydantic import BaseModel
 
 from toolwire import ToolExecutor, tool
 from toolwire.errors import SchemaError
@@ -203,3 +206,45 @@ def test_napoleons_obj_role_in_an_entrys_type_keeps_the_description() -> None:
     described = {k: v.get("description") for k, v in made.parameters["properties"].items()}
     assert described == {"query": "The text to look for.", "limit": "How many results to return. Defaults to 5.",
                          "kind": "One of book, film: or any."}
+
+
+class _Perm(enum.Flag):
+    READ = 1
+    WRITE = 2
+    EXEC = 4
+
+
+class _Sparse(enum.Flag):
+    """Sparse flags."""
+
+    A = 1
+    C = 4
+
+
+class _Grant(BaseModel):
+    perm: _Perm
+
+
+def test_a_flag_parameter_takes_combinations_of_its_flags() -> None:
+    """(#5) ``READ | WRITE`` (3) fits the schema, as the function takes it; the flags are named."""
+    def grant(perm: _Perm, sparse: _Sparse = _Sparse.A, grants: list[_Grant] | None = None) -> str:
+        """Grant permissions.
+
+        Args:
+            perm: the permissions to grant
+            sparse: other flags
+            grants: more
+        """
+        return repr((perm, sparse, grants))
+
+    made = tool(grant)
+    props = made.parameters["properties"]
+    assert (props["perm"]["type"], props["perm"]["minimum"], props["perm"]["maximum"]) == ("integer", 0, 7)
+    assert "READ = 1, WRITE = 2, EXEC = 4" in props["perm"]["description"]
+    assert props["perm"]["description"].startswith("the permissions to grant")
+    assert props["sparse"]["enum"] == [0, 1, 4, 5]
+    jsonschema.validate({"perm": 3, "sparse": 5, "grants": [{"perm": 6}]}, made.parameters)
+    assert made.invoke({"perm": 3, "sparse": 5, "grants": [{"perm": 6}]}) == repr(
+        (_Perm.READ | _Perm.WRITE, _Sparse.A | _Sparse.C, [_Grant(perm=_Perm.WRITE | _Perm.EXEC)]))
+    refused = made.invoke({"type": "tool_call", "id": "c", "name": "grant", "args": {"perm": True}})
+    assert refused.status == "error"

@@ -40,7 +40,6 @@ and says what text non-string dict keys are (``propertyNames``).
 
 from __future__ import annotations
 
-import contextlib
 import enum
 from collections.abc import Callable
 from typing import Any
@@ -53,6 +52,7 @@ from toolwire._schema_dates import WRITTEN as _WRITTEN
 from toolwire._schema_dates import NotDigits as _NotDigits
 from toolwire._schema_dates import not_digits
 from toolwire._schema_docs import describe_class
+from toolwire._schema_enums import EnumApart, enum_apart, flag_schema, shown
 from toolwire._schema_keys import UNKEYABLE, DistinctKeys, KeyFromText, distinct_keys, key_names, key_table
 from toolwire._schema_shapes import NamedTupleObjects
 from toolwire._schema_unions import DatesApart, NumberNotBool, apart_unions, union_rule
@@ -158,7 +158,7 @@ class _BoolApart:
 
     def __init__(self, values: list[Any]) -> None:
         self.numbers = [v for v in values if type(v) in (int, float)]
-        self.expected = _shown(values)  # (pydantic's words)
+        self.expected = shown(values)  # (pydantic's words)
 
     def __call__(self, value: Any, handler: Callable[[Any], Any]) -> Any:
         result = handler(value)
@@ -171,58 +171,8 @@ class _BoolApart:
         raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": self.expected})
 
 
-def _shown(values: list[Any]) -> str:
-    """``values`` listed as pydantic's errors list them (``1, 2 or 3``)."""
-    shown = [repr(v) for v in values]
-    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
-
-
-def _tupled(value: Any) -> Any:
-    """``value`` with every list in it a tuple (a JSON array for a tuple-valued Enum member)."""
-    return tuple(_tupled(v) for v in value) if value.__class__ is list else value
-
-
-class _EnumApart:
-    """The ``function-wrap`` of an ``enum`` with a boolean- or tuple-valued member (review 94, findings 9 and 12).
-
-    A boolean member's value is JSON ``true``/``false``, which JSON Schema's ``enum`` keeps apart from ``1``/``0``,
-    but pydantic finds a member by Python equality (``1 == True``): a number given a boolean member, or a boolean a
-    number member, is refused. A tuple member's value is written as a JSON array (``[1, 2]``), which pydantic would
-    not find (``[1, 2] != (1, 2)``): an array is turned into the member with that tuple value."""
-
-    __slots__ = ("bools", "expected", "tuples")
-
-    def __init__(self, members: list[Any]) -> None:
-        self.bools = any(type(m.value) is bool for m in members)
-        self.tuples = {m.value: m for m in members if type(m.value) is tuple}
-        self.expected = _shown([m.value for m in members])
-
-    def __call__(self, value: Any, handler: Callable[[Any], Any]) -> Any:
-        if self.tuples and value.__class__ is list:
-            with contextlib.suppress(TypeError):  # (an unhashable item: no member's value)
-                value = self.tuples.get(_tupled(value), value)
-        result = handler(value)
-        if (self.bools and not isinstance(value, enum.Enum) and isinstance(result, enum.Enum)
-                and (value.__class__ is bool) != (result.value.__class__ is bool)):
-            raise PydanticCustomError("enum", "Input should be {expected}", {"expected": self.expected})
-        return result
-
-
-def _enum_apart(node: dict[str, Any]) -> dict[str, Any]:
-    """The ``enum`` node ``node`` wrapped by :class:`_EnumApart` when a member holds a boolean or a tuple, else
-    ``node``. A definition's ``ref`` moves to the wrapper, where pydantic looks for it."""
-    members = node.get("members") or []
-    if not any(type(getattr(m, "value", None)) in (bool, tuple) for m in members):
-        return node
-    out = {"type": "function-wrap", "function": {"type": "no-info", "function": _EnumApart(members)},
-           "schema": {k: v for k, v in node.items() if k != "ref"}}
-    if "ref" in node:
-        out["ref"] = node["ref"]
-    return out
-
-
 _BEFORE_CHECKS = (KeyFromText, _NotDigits, DistinctKeys, NumberNotBool)  # (made once: not an ``A | B`` per call)
-_WRAP_CHECKS = (_BoolApart, _EnumApart, DatesApart)
+_WRAP_CHECKS = (_BoolApart, EnumApart, DatesApart)
 
 
 def transparent(node: dict[str, Any]) -> bool:
@@ -272,7 +222,7 @@ def numeric_leaf(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]
     if kind == "enum" and (node.get("sub_type") in ("int", "float") or _numeric(node.get("members"))):
         return not_bool(node, config)
     if kind == "enum":
-        return _enum_apart(node)
+        return enum_apart(node)
     return node
 
 
@@ -321,7 +271,7 @@ def _literal(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
         except TypeError:  # an unhashable value: the literal check refuses it
             return value
 
-    expected = _shown([v.value if isinstance(v, enum.Enum) and v != v.value else v for v in node["expected"]])
+    expected = shown([v.value if isinstance(v, enum.Enum) and v != v.value else v for v in node["expected"]])
     before = {"type": "function-before", "function": {"type": "no-info", "function": to_member}, "schema": node}
     return {"type": "custom-error", "custom_error_type": "literal_error",
             "custom_error_context": {"expected": expected}, "schema": before}
@@ -494,6 +444,11 @@ class StrictJsonSchema(NamedTupleObjects):
         if reason is not None:
             raise PydanticInvalidForJsonSchema(f"Cannot generate a JSON schema for {reason}")
         return super().generate_inner(schema)
+
+    def enum_schema(self, schema: Any) -> JsonSchemaValue:
+        """pydantic's, but an ``enum.Flag`` takes any combination of its flags
+        (:func:`~toolwire._schema_enums.flag_schema`, review 212 #5)."""
+        return flag_schema(super().enum_schema(schema), schema.get("cls"))
 
     def get_decimal_pattern(self, schema: Any) -> str | None:
         """The pattern of a ``Decimal`` written as text (pydantic's ``build_decimal_pattern``: digits, a point, an

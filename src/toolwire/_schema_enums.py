@@ -1,0 +1,94 @@
+"""Enums as JSON Schema writes them (private to :mod:`toolwire._schema_strict`): members whose values Python's
+equality mixes up with others' (a boolean, a tuple: :class:`EnumApart`), and ``enum.Flag`` classes, whose
+combinations are values too (:func:`flag_schema`, review 212 #5).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+from collections.abc import Callable
+from typing import Any
+
+from pydantic_core import PydanticCustomError
+
+__all__ = ["EnumApart", "enum_apart", "flag_schema", "shown"]
+
+
+def shown(values: list[Any]) -> str:
+    """``values`` listed as pydantic's errors list them (``1, 2 or 3``)."""
+    shown = [repr(v) for v in values]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+
+
+def _tupled(value: Any) -> Any:
+    """``value`` with every list in it a tuple (a JSON array for a tuple-valued Enum member)."""
+    return tuple(_tupled(v) for v in value) if value.__class__ is list else value
+
+
+class EnumApart:
+    """The ``function-wrap`` of an ``enum`` with a boolean- or tuple-valued member (review 94, findings 9 and 12).
+
+    A boolean member's value is JSON ``true``/``false``, which JSON Schema's ``enum`` keeps apart from ``1``/``0``,
+    but pydantic finds a member by Python equality (``1 == True``): a number given a boolean member, or a boolean a
+    number member, is refused. A tuple member's value is written as a JSON array (``[1, 2]``), which pydantic would
+    not find (``[1, 2] != (1, 2)``): an array is turned into the member with that tuple value."""
+
+    __slots__ = ("bools", "expected", "tuples")
+
+    def __init__(self, members: list[Any]) -> None:
+        self.bools = any(type(m.value) is bool for m in members)
+        self.tuples = {m.value: m for m in members if type(m.value) is tuple}
+        self.expected = shown([m.value for m in members])
+
+    def __call__(self, value: Any, handler: Callable[[Any], Any]) -> Any:
+        if self.tuples and value.__class__ is list:
+            with contextlib.suppress(TypeError):  # (an unhashable item: no member's value)
+                value = self.tuples.get(_tupled(value), value)
+        result = handler(value)
+        if (self.bools and not isinstance(value, enum.Enum) and isinstance(result, enum.Enum)
+                and (value.__class__ is bool) != (result.value.__class__ is bool)):
+            raise PydanticCustomError("enum", "Input should be {expected}", {"expected": self.expected})
+        return result
+
+
+def enum_apart(node: dict[str, Any]) -> dict[str, Any]:
+    """The ``enum`` node ``node`` wrapped by :class:`EnumApart` when a member holds a boolean or a tuple, else
+    ``node``. A definition's ``ref`` moves to the wrapper, where pydantic looks for it."""
+    members = node.get("members") or []
+    if not any(type(getattr(m, "value", None)) in (bool, tuple) for m in members):
+        return node
+    out = {"type": "function-wrap", "function": {"type": "no-info", "function": EnumApart(members)},
+           "schema": {k: v for k, v in node.items() if k != "ref"}}
+    if "ref" in node:
+        out["ref"] = node["ref"]
+    return out
+
+
+def flag_schema(out: dict[str, Any], cls: Any) -> dict[str, Any]:
+    """The JSON Schema ``out`` pydantic wrote for the enum ``cls``; for an ``enum.Flag`` of integer values, the
+    integers it takes: any combination of its flags (``READ | WRITE`` is ``3``), not only the single flags pydantic
+    lists (``enum: [1, 2, 4]`` refused ``3``, which the function takes: review 212 #5), with the flags named in the
+    description. Flags of adjacent bits give ``minimum: 0``/``maximum`` (every number between is a combination);
+    others every combination in ``enum`` (up to 64 of them). Any other enum's ``out`` as it is."""
+    if not (isinstance(cls, type) and issubclass(cls, enum.Flag)):
+        return out
+    members = list(cls.__members__.values())
+    if not members or any(type(m.value) is not int or m.value < 0 for m in members):
+        return out
+    flags = [m for m in members if m.value and not m.value & (m.value - 1)]  # (single bits; not READ_WRITE = 3)
+    mask = 0
+    for member in flags:
+        mask |= member.value
+    names = ", ".join(f"{m.name} = {m.value}" for m in flags)
+    note = f"The sum of the chosen flags: {names} (0 for none)."
+    written = out.get("description")
+    rest = {k: v for k, v in out.items() if k not in ("enum", "type", "description", "const")}
+    if not mask & (mask + 1):  # 1, 2, 4...: every number from 0 to the mask
+        rest.update(minimum=0, maximum=mask)
+    elif len(flags) <= 6:
+        rest["enum"] = [n for n in range(mask + 1) if not n & ~mask]
+    else:
+        return out
+    return {"type": "integer", **rest,
+            "description": f"{written.rstrip()} {note}" if isinstance(written, str) and written.strip() else note}
