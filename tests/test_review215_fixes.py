@@ -125,3 +125,26 @@ def test_many_unclosed_calls_are_read_in_linear_time(unit: str) -> None:
     took = time.perf_counter() - began
     assert parsed.tool_calls == [] and parsed.invalid_tool_calls
     assert took < 5, f"{took:.1f}s for 200 kB: the retry search is quadratic again"  # (~0.6 s; 15-25 s before)
+
+
+# ------------------------------------------------------------------ #6: a list comprehension ending a reply is code
+
+@pytest.mark.parametrize("text", [
+    'To look every query up:\n```python\n[search(q="x") for q in queries if q]\n```',
+    '[search(q="weather") for _ in range(3)]',
+    '[search(q="a")]\n[search(q=q) for q in qs]',
+])
+def test_text_calls_leave_a_list_comprehension_as_text(text: str) -> None:
+    from toolwire.models._text_calls import read_text_calls
+
+    assert read_text_calls(text, ["search"]) is None
+
+
+def test_text_calls_still_read_python_call_lists() -> None:
+    from toolwire.models._text_calls import read_text_calls
+
+    found = read_text_calls('Looking:\n```python\n[search(q="a"), search(q="b")]\n[search(q="c")]\n```', ["search"])
+    assert found is not None
+    content, calls, invalid = found
+    assert content == "Looking:" and [c["args"] for c in calls] == [{"q": "a"}, {"q": "b"}, {"q": "c"}]
+    assert invalid == []

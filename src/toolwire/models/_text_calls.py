@@ -287,6 +287,7 @@ def _py_calls_at(text: str, match: re.Match[str], tool_names: Collection[str] | 
     Returns:
         ``(end, calls, invalid calls)``: ``end`` is where the lists (and the closing fence of an opening one
         the match took in) end; ``len(text)`` when a list is cut off or unbalanced (the parser then read the rest).
+        No calls when the parser leaves text of a list (a list comprehension): it is code, not a list of calls.
     """
     calls: list[Any] = []
     invalid: list[Any] = []
@@ -296,6 +297,8 @@ def _py_calls_at(text: str, match: re.Match[str], tool_names: Collection[str] | 
         if end < 0:  # cut off or unbalanced: what the parser makes of the rest (an invalid call, or nothing)
             end = len(text)
         parsed = parse_tool_calls(text[bracket:end], tool_names, dialect="pythonic")
+        if parsed.content.strip():  # code around a call, not a list of calls: [f(q=x) for x in xs] (review 215 #6)
+            return end, [], []
         calls += parsed.tool_calls
         invalid += parsed.invalid_tool_calls
         following = _NEXT_LIST.match(text, end)
