@@ -248,3 +248,20 @@ def test_a_flag_parameter_takes_combinations_of_its_flags() -> None:
         (_Perm.READ | _Perm.WRITE, _Sparse.A | _Sparse.C, [_Grant(perm=_Perm.WRITE | _Perm.EXEC)]))
     refused = made.invoke({"type": "tool_call", "id": "c", "name": "grant", "args": {"perm": True}})
     assert refused.status == "error"
+
+
+def test_a_singledispatchmethod_with_no_instance_is_refused_when_the_tool_is_made() -> None:
+    """(#2) In its class body, or read from its class: one sentence saying to use an instance's method."""
+    with pytest.raises(SchemaError, match=r"tool\(instance.method\)"):
+        tool(_Formatter.show)
+    with pytest.raises(SchemaError, match=r"in its class body"):
+        class _Shown:
+            @tool
+            @functools.singledispatchmethod
+            def show(self, value: int) -> str:
+                """Show.
+
+                Args:
+                    value: v
+                """
+                return str(value)

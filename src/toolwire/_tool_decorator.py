@@ -7,6 +7,7 @@ joins two such tools of different signatures to ``object``, so ``[get_weather, c
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypedDict, overload
 
@@ -14,6 +15,7 @@ from pydantic import BaseModel
 from typing_extensions import Unpack
 
 from toolwire._keywords import check_keywords, keyword_names
+from toolwire.errors import SchemaError
 from toolwire.tools import ResponseFormat, Tool
 
 __all__ = ["tool"]
@@ -66,7 +68,7 @@ def tool(*args: Any, **kwargs: Any) -> Any:
     Raises:
         SchemaError: at definition time, for a bad name, a missing description, a signature with no
             JSON Schema, or an option :meth:`Tool.from_function` refuses (``args_schema``, ``timeout``,
-            ``response_format``, the bool flags).
+            ``response_format``, the bool flags), or a ``functools.singledispatchmethod`` in its class body.
         UserError: an option that is none of these (``timout=``: the message names the close match, ``timeout``).
         TypeError: more than one positional argument, or one that is neither a function nor a name.
     """
@@ -77,14 +79,29 @@ def tool(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1:
         raise TypeError("Use @tool, @tool('name') or @tool(name=..., description=...).")
     if args:
+        _not_dispatch_method(args[0])
+    if args:
         if not isinstance(args[0], str):
             raise TypeError("Use @tool, @tool('name') or @tool(name=..., description=...).")
         kwargs.setdefault("name", args[0])
 
     def decorator(func: Callable[..., Any]) -> Tool:
+        _not_dispatch_method(func)
         return Tool.from_function(func, **kwargs)
 
     return decorator
+
+
+def _not_dispatch_method(func: Any) -> None:
+    """Refuse a ``functools.singledispatchmethod`` given in its class body (not callable; review 212 #2).
+
+    Raises:
+        SchemaError: ``func`` is one.
+    """
+    if isinstance(func, functools.singledispatchmethod):
+        name = getattr(getattr(func.func, "__func__", func.func), "__qualname__", "method")
+        raise SchemaError(f"@tool cannot take the functools.singledispatchmethod {name} in its class body: make the "
+                          "tool from an instance's method instead, tool(instance.method).")
 
 
 tool.__module__ = "toolwire.tools"  # its public home (help(), pickling by reference, the API docs)

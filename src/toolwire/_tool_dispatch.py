@@ -30,10 +30,16 @@ def _closure(func: types.FunctionType) -> dict[str, Any]:
     return out
 
 
+def _dispatch_method(func: Any) -> bool:
+    """Whether ``func`` is the function ``functools.singledispatchmethod.__get__`` returns."""
+    return type(func) is types.FunctionType and getattr(func.__code__, "co_qualname", "") == _METHOD_GET
+
+
 def bound_dispatch_method(func: Any) -> bool:
-    """Whether ``func`` is a ``functools.singledispatchmethod`` read from an instance or a class (the function its
-    ``__get__`` returns, already bound to its receiver, though its ``__wrapped__`` takes ``self`` first)."""
-    if type(func) is not types.FunctionType or getattr(func.__code__, "co_qualname", "") != _METHOD_GET:
+    """Whether ``func`` is a ``functools.singledispatchmethod`` read from an instance, or a class or static one
+    (the function its ``__get__`` returns, already bound to its receiver, though its ``__wrapped__`` takes ``self``
+    first)."""
+    if not _dispatch_method(func):
         return False
     found = _closure(func)
     return found.get("obj") is not None or isinstance(getattr(found.get("self"), "func", None),
@@ -45,7 +51,8 @@ def dispatch_positional(func: Any, positional_only: tuple[str, ...], tool_name: 
     when ``func`` is a ``functools.singledispatch`` function or a bound ``singledispatchmethod``.
 
     Raises:
-        SchemaError: that parameter has a default (a call leaving it out could not dispatch).
+        SchemaError: that parameter has a default (a call leaving it out could not dispatch), or ``func`` is a
+            ``singledispatchmethod`` read from its class (with no instance to call it on).
     """
     if type(func) is types.FunctionType and not func.__dict__:  # a plain function (the common case)
         return positional_only
@@ -54,6 +61,10 @@ def dispatch_positional(func: Any, positional_only: tuple[str, ...], tool_name: 
         skip = 0
     elif bound_dispatch_method(func):
         skip = 0 if isinstance(getattr(func, "__wrapped__", None), staticmethod) else 1  # (self or cls)
+    elif _dispatch_method(func):  # read from its class: no instance to call it on
+        name = getattr(func, "__qualname__", "the method")
+        raise SchemaError(f"Tool {tool_name!r} is the functools.singledispatchmethod {name} read from its class: "
+                          "make the tool from an instance's method instead, tool(instance.method).")
     else:
         return positional_only
     wrapped = getattr(func, "__wrapped__", None)
