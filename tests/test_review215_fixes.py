@@ -148,3 +148,40 @@ def test_text_calls_still_read_python_call_lists() -> None:
     content, calls, invalid = found
     assert content == "Looking:" and [c["args"] for c in calls] == [{"q": "a"}, {"q": "b"}, {"q": "c"}]
     assert invalid == []
+
+
+# ------------------------------------------------------------------ #4: a quoted closing tag, then a quoted <think>
+
+@pytest.mark.parametrize("text, args", [
+    ('<tool_call>\n{"name": "write_file", "arguments": {"path": "notes.md", "content": "A call ends with '
+     '</tool_call>; reasoning starts with <think>."}}\n</tool_call>',
+     {"path": "notes.md", "content": "A call ends with </tool_call>; reasoning starts with <think>."}),
+    ('<function=write_file>{"path": "notes.md", "content": "</function> closes a call; <think> opens reasoning"}'
+     '</function>', {"path": "notes.md", "content": "</function> closes a call; <think> opens reasoning"}),
+])
+def test_text_calls_read_a_call_quoting_its_closing_tag_then_think(text: str, args: dict) -> None:
+    from toolwire.messages import AIMessageChunk
+    from toolwire.models._text_calls import TextCallStream, read_text_calls
+
+    assert [(c["name"], c["args"]) for c in parse_tool_calls(text, ["write_file"]).tool_calls] == [
+        ("write_file", args)]
+    found = read_text_calls(text, ["write_file"])
+    assert found is not None
+    content, calls, invalid = found
+    assert [(c["name"], c["args"]) for c in calls] == [("write_file", args)] and invalid == [] and content == ""
+    stream = TextCallStream(["write_file"])
+    out = [c for i in range(0, len(text), 5) for c in stream.feed(AIMessageChunk(text[i:i + 5]))]
+    out += list(stream.finish())
+    assert "".join(c.content for c in out) == "" and sum(len(c.tool_call_chunks) for c in out) == 1
+
+
+def test_text_calls_still_skip_a_call_drafted_in_an_unclosed_think_block() -> None:
+    from toolwire.models._text_calls import read_text_calls
+
+    text = ('<tool_call>\n{"name": "search", "arguments": {"q": "a"}}\n</tool_call>\n<think>maybe also\n'
+            '<tool_call>\n{"name": "search", "arguments": {"q": "b"}}\n</tool_call>')
+    found = read_text_calls(text, ["search"])
+    assert found is not None
+    content, calls, invalid = found
+    assert [c["args"] for c in calls] == [{"q": "a"}] and invalid == []
+    assert content.startswith("<think>maybe also")
