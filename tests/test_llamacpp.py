@@ -266,6 +266,7 @@ def test_a_call_the_model_is_not_sure_of_is_declined(qwen):
         ChatLlamaCpp(min_call_probability=1.5)
 
 
+@pytest.mark.model
 def test_the_default_bar_is_the_dialects(qwen):
     from toolwire.models.llamacpp import ChatLlamaCpp
 
@@ -295,6 +296,7 @@ def test_the_default_bar_is_the_dialects(qwen):
         assert plain.tool_calls == [] and plain.invalid_tool_calls == [] and plain.text
 
 
+@pytest.mark.model
 def test_tool_choice_none_required_and_named(qwen):
     tools = BOOK
     none = qwen.bind_tools(tools, tool_choice="none").invoke("What's the weather in Paris?", max_tokens=40)
