@@ -432,3 +432,38 @@ def hide_injected_fields(schema: Any, model: type[BaseModel], tool_name: str) ->
         return inner(args)
 
     return dataclasses.replace(schema, validate=validate)
+
+
+HIDDEN_TEXT = "<hidden>"  # what an error shows in place of a value the model was not sent
+
+
+def hide_values(text: str, values: Any) -> str:
+    """``text`` (an error message going to the model) with each of ``values`` (the values of arguments the model
+    does not see: injected ones, a ``functools.partial``'s) written as ``<hidden>`` wherever it is quoted: a text
+    value as its ``repr``, and as itself when 4 or more characters long; a container's text values, and its
+    ``repr``; a number, bool or ``None`` is left (it cannot be told from other text). Never raises an exception.
+
+    Returns:
+        The text, with those values hidden.
+    """
+    from toolwire._printing import safe_text
+
+    found: list[str] = []
+
+    def collect(value: Any, depth: int) -> None:
+        if isinstance(value, str):
+            found.extend((repr(value), value if len(value) >= 4 else ""))
+        elif value is None or isinstance(value, (bool, int, float)) or depth > 3:
+            return
+        else:
+            text = safe_text(value)
+            found.append("" if text == f"<{type(value).__name__}>" else text)
+            items = value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ()
+            for item in list(items)[:100]:
+                collect(item, depth + 1)
+
+    for value in values:
+        collect(value, 0)
+    for quoted in sorted({q for q in found if q}, key=len, reverse=True):
+        text = text.replace(quoted, HIDDEN_TEXT)
+    return text

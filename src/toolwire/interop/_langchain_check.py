@@ -28,14 +28,17 @@ _KEPT_CONFIG = {"arbitrary_types_allowed", "title"}  # what LangChain's own copy
 
 
 def pydantic_validator(model: Any, name: str, fields: list[str] | None = None, extra: str = "forbid",
-                       ) -> Callable[[Any], dict[str, Any]] | None:
+                       hidden: Mapping[str, Any] | None = None) -> Callable[[Any], dict[str, Any]] | None:
     """Build ``validate(args) -> dict`` (the arguments as given, as a new dict) from a pydantic model.
 
     pydantic ignores unknown keys by default, so the arguments are checked with a subclass set to ``extra`` (by
     default ``"forbid"``): a key the model does not declare is an error naming the tool's parameters (``fields``, by
     default the model's), which the model can correct. The check follows toolwire's own rules as well
     (:mod:`toolwire._schema_strict`: no boolean for a number, no NaN). Returns ``None`` when ``model`` cannot be
-    subclassed (the caller then checks with ``jsonschema``, which also refuses undeclared keys).
+    subclassed (the caller then checks with ``jsonschema``, which also refuses undeclared keys). ``hidden``: the
+    arguments put in for the check that the model is not sent (``{key: value}``, the injected ones): an error never
+    quotes their values (review 217 #1: the whole arguments, an injected secret included, were quoted back to the
+    model for an error of a model-level validator).
 
     Raises:
         ToolValidationError: (when validating) one message naming each bad field, e.g. ``"Invalid
@@ -57,15 +60,51 @@ def pydantic_validator(model: Any, name: str, fields: list[str] | None = None, e
     core = checked.__pydantic_core_schema__  # toolwire's rules too (a boolean refused for a number: review 63)
     validate_python = strict_validator(core, validator_config(core), checked.__pydantic_validator__).validate_python
 
+    masked = dict(hidden or {})
+
     def validate(args: Any) -> dict[str, Any]:
         args = dict(args)
         try:
             validate_python(args)
         except ValidationError as exc:
-            raise ToolValidationError(validation_message(exc, name, named), name) from None
+            if not masked:
+                raise ToolValidationError(validation_message(exc, name, named), name) from None
+            from toolwire._tool_args import hide_values
+
+            text = validation_message(_Masked(exc, set(masked)), name, named)  # type: ignore[arg-type]
+            raise ToolValidationError(hide_values(text, masked.values()), name) from None
         return args
 
     return validate
+
+
+class _Masked:
+    """A pydantic ``ValidationError`` whose ``errors()`` never hold the values of the ``hidden`` keys: an error at
+    such a key shows ``<hidden>``, and the whole arguments (a model-level error) are shown without them."""
+
+    def __init__(self, exc: Any, hidden: set[str]) -> None:
+        self._exc, self._hidden = exc, hidden
+
+    def errors(self, **options: Any) -> list[dict[str, Any]]:
+        from toolwire._tool_args import HIDDEN_TEXT
+
+        out = []
+        for error in self._exc.errors(**options):
+            error = dict(error)
+            loc, given = tuple(error.get("loc", ())), error.get("input")
+            if loc and loc[0] in self._hidden:
+                error["input"] = _Shown(HIDDEN_TEXT)
+            elif isinstance(given, Mapping) and self._hidden.intersection(given):
+                error["input"] = {key: value for key, value in given.items() if key not in self._hidden}
+            out.append(error)
+        return out
+
+
+class _Shown(str):
+    """A text whose ``repr`` is itself (``<hidden>``, not ``'<hidden>'``)."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 def _own_behaviour(model: Any) -> bool:
@@ -95,12 +134,13 @@ def _real_model_check(lc_tool: Any, visible: set[str], fixed: Mapping[str, Any],
     if set(fields) - set(hidden) != visible:
         return None
     extra = dict(model.model_config).get("extra")
-    validate = pydantic_validator(model, name, [fields[key].alias or key for key in fields if key in visible],
-                                  extra if extra in ("allow", "ignore") else "forbid")  # (the names it validates by)
-    if validate is None:
-        return None
     call_ids = [key for key, field in hidden.items() if "call_id" in {langchain_marker(m) for m in field.metadata}]
     filled = {key: value for key, value in fixed.items() if key in hidden}
+    validate = pydantic_validator(model, name, [fields[key].alias or key for key in fields if key in visible],
+                                  extra if extra in ("allow", "ignore") else "forbid",  # (the names it validates by)
+                                  {**dict.fromkeys(call_ids), **filled})  # (never quoted to the model: review 217 #1)
+    if validate is None:
+        return None
 
     def check(args: Any) -> dict[str, Any]:
         from toolwire._tool_run import current_call_id

@@ -1,0 +1,74 @@
+"""LangChain interop (review 217): an injected argument's value never reaches the model in an error (#1), a value a
+``functools.partial`` binds is used with ``args_schema`` (#2), a ``pydantic.v1`` ``args_schema`` coerces as LangChain
+does (#3), OpenAI's built-in tools are refused by ChatAnthropic (#4), an argument named ``self`` works through
+``to_langchain_tool`` (#5), and ``from_function``'s docstring follows LangChain's rules (#6)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import pytest
+
+from toolwire import AIMessage, ToolExecutor
+
+lc_tools = pytest.importorskip("langchain_core.tools")
+pydantic = pytest.importorskip("pydantic")
+
+SECRET = "sk-live-SECRET-123"
+
+
+def _answer(tool: Any, args: dict[str, Any], name: str = "search") -> tuple[str, str]:
+    call = {"name": name, "args": args, "id": "c1", "type": "tool_call"}
+    [message] = ToolExecutor([tool]).execute(AIMessage("", tool_calls=[call]))
+    return message.status, message.content
+
+
+# -- #1: injected values stay out of errors --------------------------------------------------------------------------
+def _leaky_tool() -> Any:
+    from toolwire.interop.langchain import from_langchain_tool
+
+    class SearchArgs(pydantic.BaseModel):
+        query: str
+        limit: int = 5
+        api_key: Annotated[str, lc_tools.InjectedToolArg]
+        state: Annotated[dict, lc_tools.InjectedToolArg]
+
+        @pydantic.model_validator(mode="before")
+        @classmethod
+        def before(cls, data: Any) -> Any:
+            if isinstance(data, dict) and data.get("query") == "bad":
+                raise ValueError(f"refused {data}")
+            return data
+
+        @pydantic.model_validator(mode="after")
+        def check_limit(self) -> Any:
+            if self.limit > 10:
+                raise ValueError("limit must be at most 10")
+            return self
+
+    def search(query: str, api_key: str, state: dict, limit: int = 5) -> str:
+        return f"results for {query}"
+
+    lc_tool = lc_tools.StructuredTool.from_function(search, name="search", description="Search the web.",
+                                                    args_schema=SearchArgs)
+    return from_langchain_tool(lc_tool, injected={"api_key": SECRET, "state": {"user": "PRIVATE-USER"}})
+
+
+@pytest.mark.parametrize("args", [{"query": "cats", "limit": 50}, {"query": "bad"}, {"query": 3, "limit": 50}])
+def test_an_injected_value_is_never_quoted_in_a_validation_error(args: dict[str, Any]) -> None:
+    status, text = _answer(_leaky_tool(), args)
+    assert status == "error" and "Invalid arguments for tool 'search'" in text
+    assert "SECRET" not in text and "PRIVATE" not in text and "api_key" not in text.replace("'api_key': <", "")
+
+
+def test_the_error_quotes_the_arguments_the_model_sent() -> None:
+    _, text = _answer(_leaky_tool(), {"query": "cats", "limit": 50})
+    assert "limit must be at most 10 (got {'query': 'cats', 'limit': 50})" in text
+
+
+def test_handle_errors_false_raises_without_the_injected_value() -> None:
+    from toolwire.errors import ToolValidationError
+
+    with pytest.raises(ToolValidationError) as info:
+        _leaky_tool().invoke({"query": "cats", "limit": 50})
+    assert "SECRET" not in str(info.value)
