@@ -476,10 +476,14 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
 
     Raises:
         UserError: ``seed`` was asked for (the Messages API has none), the ``tools`` option repeats a
-            bound tool's name, or a server tool is Gemini's.
+            bound tool's name, a server tool is Gemini's, or the conversation leaves no message to send (a system
+            message alone, or an empty question: the API needs at least one).
         SchemaError: a bound tool cannot be written as an Anthropic tool.
     """
     system, messages = lower_messages(request.messages)
+    if not messages:  # (the API refuses "messages": [] with HTTP 400 after a round trip: review 211 #4)
+        raise UserError("Anthropic needs at least one user message with text or content, and a system message alone "
+                        "(or an empty question) is not one: pass the question as a user message.")
     opts = merge_options(options, request.options)
     body: dict[str, Any] = {"model": model, "max_tokens": int(opts.pop("max_tokens", DEFAULT_MAX_TOKENS)),
                             "messages": messages}
