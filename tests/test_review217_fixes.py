@@ -72,3 +72,78 @@ def test_handle_errors_false_raises_without_the_injected_value() -> None:
     with pytest.raises(ToolValidationError) as info:
         _leaky_tool().invoke({"query": "cats", "limit": 50})
     assert "SECRET" not in str(info.value)
+
+
+# -- #2: a functools.partial's values with args_schema ---------------------------------------------------------------
+def delete_files(pattern: str, user_id: Annotated[str, lc_tools.InjectedToolArg] = "anonymous") -> str:
+    """Delete the user's files matching a pattern."""
+    return f"deleted {pattern} as user {user_id!r}"
+
+
+def delete_plain(pattern: str, user_id: str = "anonymous") -> str:
+    """Delete the user's files matching a pattern."""
+    return f"deleted {pattern} as user {user_id!r}"
+
+
+def test_an_injected_field_bound_by_the_partial_keeps_the_partial_value() -> None:
+    import functools
+
+    from toolwire import tool
+
+    class Args(pydantic.BaseModel):
+        pattern: str
+        user_id: Annotated[str, lc_tools.InjectedToolArg] = "anonymous"
+
+    made = tool(functools.partial(delete_files, user_id="alice"), name="delete_files", args_schema=Args)
+    assert list(made.parameters["properties"]) == ["pattern"]
+    assert _answer(made, {"pattern": "*.tmp"}, "delete_files") == ("success", "deleted *.tmp as user 'alice'")
+    assert made.invoke({"pattern": "*.tmp"}) == "deleted *.tmp as user 'alice'"
+
+
+def test_an_injected_field_without_default_bound_by_the_partial_is_taken() -> None:
+    import functools
+
+    from toolwire import tool
+
+    class Required(pydantic.BaseModel):
+        pattern: str
+        user_id: Annotated[str, lc_tools.InjectedToolArg]
+
+    made = tool(functools.partial(delete_files, user_id="alice"), name="delete_files", args_schema=Required)
+    assert made.invoke({"pattern": "*.tmp"}) == "deleted *.tmp as user 'alice'"
+
+
+def test_a_plain_field_bound_by_the_partial_leaves_the_schema_and_is_refused() -> None:
+    import functools
+
+    from toolwire import tool
+
+    class Plain(pydantic.BaseModel):
+        pattern: str
+        user_id: str = "anonymous"
+
+    made = tool(functools.partial(delete_plain, user_id="alice"), name="delete_files", args_schema=Plain)
+    assert list(made.parameters["properties"]) == ["pattern"]
+    assert made.invoke({"pattern": "*.tmp"}) == "deleted *.tmp as user 'alice'"
+    status, text = _answer(made, {"pattern": "*.tmp", "user_id": "mallory"}, "delete_files")
+    assert status == "error" and "'user_id' is not an argument a call may set" in text
+
+
+def test_a_bound_value_is_validated_but_never_quoted() -> None:
+    import functools
+
+    from toolwire import tool
+
+    class Checked(pydantic.BaseModel):
+        pattern: str
+        user_id: str = "anonymous"
+
+        @pydantic.model_validator(mode="after")
+        def check(self) -> Any:
+            if self.pattern == "*":
+                raise ValueError(f"{self.user_id} may not delete everything")
+            return self
+
+    made = tool(functools.partial(delete_plain, user_id="alice-private"), name="delete_files", args_schema=Checked)
+    status, text = _answer(made, {"pattern": "*"}, "delete_files")
+    assert status == "error" and "may not delete everything" in text and "alice" not in text

@@ -341,28 +341,31 @@ def _found(args: Mapping[str, Any], path: _Path) -> bool:
     return True
 
 
-def hide_injected_fields(schema: Any, model: type[BaseModel], tool_name: str) -> Any:
+def hide_injected_fields(schema: Any, model: type[BaseModel], tool_name: str, func: Any = None) -> Any:
     """``schema`` (the :class:`~toolwire.schema.FunctionSchema` of an ``args_schema`` model) without the fields
     LangChain fills rather than the model, treated as :func:`langchain_filled` treats such a parameter of a function
     (review 143 #3): a field ``Annotated[str, InjectedToolCallId]`` gets the id of the call being run, an
     ``Annotated[T, InjectedToolArg]`` one (LangGraph's ``InjectedState``...) keeps its default; neither is in the JSON
     Schema the model is sent under any key pydantic takes for it (its alias, each ``validation_alias`` choice, its
     name when population by name is on), nor in the parameters an error lists, and a call that sets one under any
-    of those keys (or its Python name) is refused, saying how toolwire fills it (review 144 #7, #8).
+    of those keys (or its Python name) is refused, saying how toolwire fills it (review 144 #7, #8). A field whose
+    value ``func`` (a ``functools.partial``) binds by keyword, injected or not, is treated so too, and the partial's
+    value is used: it is validated with the arguments, and left out of what the function is called with (review 217
+    #2: the schema's default replaced it); an error never quotes it.
 
     Args:
         schema: what :func:`toolwire.schema.model_schema` made of ``model`` (its ``parameters`` are edited in place,
             so that its validator's errors list only what the model is shown). model: the ``args_schema`` class.
-        tool_name: the tool's name, for the errors.
+        tool_name: the tool's name, for the errors. func: the tool's function (read for a partial's keywords).
 
     Returns:
-        ``schema`` itself when no field is injected, else a copy with those fields out of its ``parameters`` and a
-        ``validate`` that refuses them and fills them in.
+        ``schema`` itself when no field is injected or bound, else a copy with those fields out of its
+        ``parameters`` and a ``validate`` that refuses them and fills them in.
 
     Raises:
-        SchemaError: an injected field without a default, other than ``InjectedToolCallId`` (as for a parameter); an
-            injected field one of whose keys also sets another field; an ``InjectedToolCallId`` field taken through
-            an ``AliasPath`` only.
+        SchemaError: an injected field without a default (nor a value from the partial), other than
+            ``InjectedToolCallId`` (as for a parameter); an injected or bound field one of whose keys also sets
+            another field; an ``InjectedToolCallId`` or bound field taken through an ``AliasPath`` only.
     """
     import dataclasses
     import typing
@@ -372,10 +375,11 @@ def hide_injected_fields(schema: Any, model: type[BaseModel], tool_name: str) ->
 
     config = model.model_config
     fields = model.model_fields
+    bound = {key: value for key, value in _bound_keywords(func).items() if key in fields}
     injected: dict[str, list[Any]] = {}
     for name, info in fields.items():
         markers = [m for m in info.metadata if langchain_marker(m) is not None]
-        if markers:
+        if markers or name in bound:
             injected[name] = markers
     if not injected:
         return schema
@@ -386,6 +390,7 @@ def hide_injected_fields(schema: Any, model: type[BaseModel], tool_name: str) ->
         and not any(len(p) == 1 for p in _accepted_paths(name, info, config))}
     refused: dict[_Path, str] = {}  # a path a call may not set -> the injected field's name
     fillers: dict[str, Callable[[], Any]] = {}  # the key the call's id is given under -> its filler
+    given: dict[str, Any] = {}  # the key a bound field is validated under -> the partial's value
     fix: dict[str, str] = {}
     for name, markers in injected.items():
         info = fields[name]
@@ -399,6 +404,15 @@ def hide_injected_fields(schema: Any, model: type[BaseModel], tool_name: str) ->
         for path in _accepted_paths(name, info, {"validate_by_name": True}):  # (also its name and aliases where
             if not any(p[:len(path)] == path for p in others):  # pydantic would not take them: extra="allow"
                 refused.setdefault(path, name)  # would pass them on to the function, or the schema show them)
+        if name in bound:  # the partial's value, validated with the arguments and passed by the partial itself
+            key = next((p[0] for p in paths if len(p) == 1 and isinstance(p[0], str)), None)
+            if key is None:
+                raise SchemaError(f"Tool {tool_name!r}: field {name!r} of {model.__name__} is fixed by the tool's "
+                                  "functools.partial but taken through an AliasPath only, where toolwire cannot put "
+                                  "its value: give it a plain alias or validation_alias.")
+            given[key] = bound[name]
+            fix[name] = "is fixed by the tool's functools.partial."
+            continue
         default = inspect.Parameter.empty if info.is_required() else info.get_default(call_default_factory=True)
         filled = langchain_filled(tool_name, name, typing.Annotated[(info.annotation, *markers)],  # type: ignore[misc]
                                   default)
@@ -428,20 +442,42 @@ def hide_injected_fields(schema: Any, model: type[BaseModel], tool_name: str) ->
                     key = ".".join(map(str, path))
                     raise ToolValidationError(f"Invalid arguments for tool '{tool_name}': '{key}' is not an argument "
                                               f"a call may set. '{key}' {fix[name]}", tool_name)
-            args = {**args, **{key: fill() for key, fill in fillers.items()}}
-        return inner(args)
+            args = {**args, **{key: fill() for key, fill in fillers.items()}, **given}
+        if not bound:
+            return inner(args)
+        try:
+            out = inner(args)
+        except ToolValidationError as exc:  # (the partial's values never quoted to the model)
+            raise ToolValidationError(hide_values(str(exc), {**given, **bound}), tool_name) from None
+        return {key: value for key, value in out.items() if key not in bound}  # (the partial passes its own)
 
     return dataclasses.replace(schema, validate=validate)
+
+
+def _bound_keywords(func: Any) -> dict[str, Any]:
+    """The keyword arguments a ``functools.partial`` (or a chain of them) fixes, with their values (the outer
+    partial's winning, as Python calls it)."""
+    import functools
+
+    chain = []
+    while isinstance(func, functools.partial):
+        chain.append(func)
+        func = func.func
+    out: dict[str, Any] = {}
+    for part in reversed(chain):
+        out.update(part.keywords)
+    return out
 
 
 HIDDEN_TEXT = "<hidden>"  # what an error shows in place of a value the model was not sent
 
 
-def hide_values(text: str, values: Any) -> str:
-    """``text`` (an error message going to the model) with each of ``values`` (the values of arguments the model
-    does not see: injected ones, a ``functools.partial``'s) written as ``<hidden>`` wherever it is quoted: a text
-    value as its ``repr``, and as itself when 4 or more characters long; a container's text values, and its
-    ``repr``; a number, bool or ``None`` is left (it cannot be told from other text). Never raises an exception.
+def hide_values(text: str, hidden: Mapping[str, Any]) -> str:
+    """``text`` (an error message going to the model) with the values of ``hidden`` (``{argument: value}``, arguments
+    the model does not see: injected ones, a ``functools.partial``'s) written as ``<hidden>`` wherever quoted: an
+    argument shown with its name (``'user_id': 42``); a text value as its ``repr``, and as itself when 4 or more
+    characters long; a container's text values, and its ``repr``. A number, bool or ``None`` alone is left (it
+    cannot be told from other text). Never raises an exception.
 
     Returns:
         The text, with those values hidden.
@@ -462,7 +498,10 @@ def hide_values(text: str, values: Any) -> str:
             for item in list(items)[:100]:
                 collect(item, depth + 1)
 
-    for value in values:
+    pairs = {f"{key!r}: {safe_text(value)}": f"{key!r}: {HIDDEN_TEXT}" for key, value in hidden.items()}
+    for pair, shown in pairs.items():
+        text = text.replace(pair, shown)
+    for value in hidden.values():
         collect(value, 0)
     for quoted in sorted({q for q in found if q}, key=len, reverse=True):
         text = text.replace(quoted, HIDDEN_TEXT)

@@ -231,10 +231,10 @@ class Tool(ToolArguments, Batching):
         Raises:
             SchemaError: bad name, no description or one that is not text, a signature with no JSON Schema, an
                 ``args_schema`` that is not a pydantic model class or whose fields the function does not take as keyword
-                arguments (or with an ``InjectedToolArg`` field without a default), a ``timeout`` that is not a
-                positive number of seconds, a ``response_format`` other than ``"content"`` or
-                ``"content_and_artifact"``, or ``return_direct``, ``handle_errors`` or ``hide_error_details`` that is
-                not a bool.
+                arguments (or with an ``InjectedToolArg`` field that neither a default nor a ``functools.partial``
+                fills), a ``timeout`` that is not a positive number of seconds, a ``response_format`` other than
+                ``"content"`` or ``"content_and_artifact"``, or ``return_direct``, ``handle_errors`` or
+                ``hide_error_details`` that is not a bool.
             UserError: a keyword that is none of these (``nmae=``: the message names the close match, ``name``).
 
         Warns:
@@ -261,7 +261,7 @@ class Tool(ToolArguments, Batching):
             check_fields_taken(func, args_schema, tool_name)
             doc_desc = docstring_summary(func) if description is None else None
             schema = hide_injected_fields(model_schema(args_schema, tool_name, description or doc_desc or None),
-                                          args_schema, tool_name)  # (LangChain's injected fields: review 143 #3)
+                                          args_schema, tool_name, func)  # (review 143 #3, 217 #2)
         else:
             schema = function_schema(func, tool_name, description=description, parse_docstring=parse_docstring,
                                      static=static)

@@ -72,7 +72,7 @@ def pydantic_validator(model: Any, name: str, fields: list[str] | None = None, e
             from toolwire._tool_args import hide_values
 
             text = validation_message(_Masked(exc, set(masked)), name, named)  # type: ignore[arg-type]
-            raise ToolValidationError(hide_values(text, masked.values()), name) from None
+            raise ToolValidationError(hide_values(text, masked), name) from None
         return args
 
     return validate
