@@ -147,3 +147,27 @@ def test_a_bound_value_is_validated_but_never_quoted() -> None:
     made = tool(functools.partial(delete_plain, user_id="alice-private"), name="delete_files", args_schema=Checked)
     status, text = _answer(made, {"pattern": "*"}, "delete_files")
     assert status == "error" and "may not delete everything" in text and "alice" not in text
+
+
+# -- #5: an argument named self through to_langchain_tool ------------------------------------------------------------
+def _self_tool() -> Any:
+    from toolwire import Tool
+    from toolwire.interop.langchain import to_langchain_tool
+
+    spec = {"type": "object", "properties": {"self": {"type": "string", "description": "link to this resource"},
+                                             "q": {"type": "string"}}, "required": ["self", "q"]}
+    made = Tool.from_schema(lambda **kw: f"got {sorted(kw.items())}", "lookup", "Look a resource up.", spec)
+    return to_langchain_tool(made)
+
+
+def test_an_argument_named_self_is_offered_as_self_() -> None:
+    lc = _self_tool()
+    assert list(lc.args) == ["self_", "q"]
+    assert lc.invoke({"self_": "https://x/1", "q": "a"}) == "got [('q', 'a'), ('self', 'https://x/1')]"
+
+
+@pytest.mark.parametrize("key", ["self_", "self"])
+def test_a_whole_tool_call_with_self_gets_its_tool_message(key: str) -> None:
+    lc = _self_tool()
+    message = lc.invoke({"name": "lookup", "args": {key: "https://x/1", "q": "a"}, "id": "c1", "type": "tool_call"})
+    assert message.content == "got [('q', 'a'), ('self', 'https://x/1')]" and message.tool_call_id == "c1"

@@ -34,15 +34,16 @@ def _tool_output(result: Any) -> Any:
     return None
 
 
-_LC_RESERVED = ("config", "run_manager")
-"""Keyword arguments LangChain's ``StructuredTool._run`` keeps for itself: a tool argument of that name never
-reaches the function (langchain-core ``tools/structured.py``)."""
+_LC_RESERVED = ("config", "run_manager", "self")
+"""Keyword arguments LangChain's ``StructuredTool._run(self, *args, config, run_manager, **kwargs)`` keeps for itself: a
+tool argument of that name never reaches the function (langchain-core ``tools/structured.py``; ``self``: a
+TypeError on every call, review 217 #5)."""
 
 
 def _unreserved(parameters: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """The schema LangChain is given, and ``{LangChain's name: the tool's}`` for the renamed arguments: an
-    argument named ``config`` or ``run_manager`` is offered as ``config_`` (``config__``, ... if taken), so its
-    value reaches the tool instead of being taken by LangChain."""
+    argument named ``config``, ``run_manager`` or ``self`` is offered as ``config_`` (``config__``, ... if taken), so
+    its value reaches the tool instead of being taken by LangChain."""
     props = parameters.get("properties")
     if not isinstance(props, dict) or not any(name in props for name in _LC_RESERVED):
         return parameters, {}
@@ -73,7 +74,14 @@ def _structured_tool_class() -> type:
             def _single(self, tool_input: Any) -> Any:
                 """A string is the value of the tool's first parameter when its others are optional, as for
                 LangChain's own ``@tool`` and toolwire's ``invoke`` (its JSON Schema ``args_schema`` refuses strings;
-                legacy text agents send them)."""
+                legacy text agents send them). A ``self`` key (the tool's own name of an argument LangChain is given
+                as ``self_``) is passed as ``self_`` (``self__``... when given too): LangChain's ``_run`` raised a
+                TypeError for it, also for a whole ToolCall (review 217 #5)."""
+                if isinstance(tool_input, dict) and "self" in tool_input:
+                    new = "self_"
+                    while new in tool_input:
+                        new += "_"
+                    tool_input = {(new if key == "self" else key): value for key, value in tool_input.items()}
                 schema = self.args_schema if isinstance(self.args_schema, dict) else {}
                 props = schema.get("properties")
                 if isinstance(tool_input, str) and isinstance(props, dict) and props and \

@@ -399,8 +399,8 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
     Returns:
         A ``langchain_core.tools.StructuredTool`` with the same name, description and JSON Schema
         (``args_schema`` is the schema dict; a bare string is the value of its first parameter when the others are
-        optional, as LangChain's own ``@tool`` does; an argument named ``config`` or ``run_manager``, which
-        LangChain keeps for itself, is offered as ``config_`` / ``run_manager_``), ``return_direct`` and
+        optional, as LangChain's own ``@tool`` does; an argument named ``config``, ``run_manager`` or ``self``, which
+        LangChain keeps for itself, is offered as ``config_`` / ``run_manager_`` / ``self_``), ``return_direct`` and
         ``response_format``. Calls go through toolwire (validation, timeout). What the toolwire tool returns is
         passed on as LangChain's own tool passes it: a LangChain ``ToolMessage`` or LangGraph ``Command`` (any
         ``ToolOutputMixin``) as it is, toolwire's :class:`~toolwire.messages.ToolMessage` as LangChain's (content,
