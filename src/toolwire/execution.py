@@ -54,6 +54,7 @@ from toolwire._executor_input import prepared, refuse_conversation
 from toolwire._executor_input import reply as reply_message
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._printing import safe_text, type_label
+from toolwire._raising_calls import checked_first, raises
 from toolwire._tool_args import argument_example
 from toolwire._tool_checks import unbound_method_error
 from toolwire._tool_run import StillRunning, TaskInterrupt, _running, bad_flags, bad_timeout, whole_number
@@ -88,11 +89,12 @@ class ToolExecutor:
             timeout gives its slot back at once, though its thread may still run.
         timeout: seconds each call may take, unless the tool sets its own (None: no limit).
         handle_errors: True (default) turns every failure into a ``status="error"`` ToolMessage, but those of a
-            tool made with ``handle_errors=False``; False re-raises the first failure, in call order: every call
+            tool made with ``handle_errors=False``, whose calls raise under the rules below (the other calls'
+            failures are still answered); False re-raises the first failure, in call order: every call
             is checked before any runs, and one that cannot run (unknown tool, invalid arguments) keeps the calls
             after it from starting; its error is raised once the calls before it have run, unless one failed. A
             tool that raises while running stops the other running calls at once (they are cancelled) and its
-            exception is raised.
+            exception is raised. ``execute()`` and ``aexecute()`` follow these rules alike.
             Nothing that ran is lost: the raised exception carries the ToolMessages of the calls that finished
             before it, in call order, as ``exc.tool_messages`` (an :class:`~toolwire.agent.Agent` adds them to
             the conversation it keeps on the exception, so resuming does not run those calls again).
@@ -175,30 +177,10 @@ class ToolExecutor:
             "of them by its exact name.", name, call.get("id"),
         )
 
-    def _before_run(self, calls: list[Any]) -> tuple[list[Any], list[dict[str, Any]], BaseException | None]:
-        """``handle_errors=False``: check every call before any runs, in call order, up to the first one refused
-        (not a valid call, an unknown tool, invalid arguments).
-
-        Returns:
-            The calls before that one, their checked keyword arguments, and its failure (``None``: none refused).
-        """
-        checked_args: list[dict[str, Any]] = []
-        for index, call in enumerate(calls):
-            try:
-                if call["type"] != "tool_call":
-                    self._invalid(call)  # raises (handle_errors=False)
-                tool = self.tools.get(call.get("name")) if isinstance(call.get("name"), str) else None
-                if tool is None:
-                    raise self._unknown(call)
-                with _running(call):  # (the call id an InjectedToolCallId parameter gets)
-                    checked_args.append(tool.call_args(call.get("args")))
-            except Exception as exc:
-                return calls[:index], checked_args, exc
-        return calls, checked_args, None
-
     async def _one(self, call: ToolCall, gate: asyncio.Semaphore | None,
                    kwargs: dict[str, Any] | None = None) -> ToolMessage:
-        """Run ``call`` and answer it (``kwargs``: its arguments, when :meth:`_before_run` checked them)."""
+        """Run ``call`` and answer it (``kwargs``: its arguments, when
+        :func:`~toolwire._raising_calls.checked_first` checked them)."""
         name = call.get("name")
         tool = self.tools.get(name) if isinstance(name, str) else None
         if tool is None:
@@ -319,9 +301,9 @@ class ToolExecutor:
         Raises:
             UserError: ``calls`` (or ``invalid``) is one call, a dict, rather than a list of them, or a list
                 holding messages (a conversation, where the reply was meant).
-            ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``: the first
-                failure in call order (see ``handle_errors`` in the class docs); the other calls still running
-                are cancelled first, as the sync :meth:`call` does.
+            ToolExecutionError, or the tool's own exception: only when ``handle_errors=False`` (the executor's,
+                or a called tool's for its own calls): the first failure in call order (see ``handle_errors`` in
+                the class docs); the other calls still running are cancelled first, as the sync :meth:`call` does.
             asyncio.CancelledError: the run was cancelled while the tools ran (also when a tool swallowed it).
         """
         if not isinstance(calls, list | tuple) and isinstance(reply := reply_message(calls), AIMessage):  # as execute()
@@ -344,12 +326,13 @@ class ToolExecutor:
         gate = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None
         refused: BaseException | None = None
         checked_args: list[dict[str, Any] | None] = [None] * len(checked)
-        if not self.handle_errors:  # the calls after the first refused one never start; an invalid call is
-            # refused at its place in the reply, before the calls after it run (review 88: it was refused after
+        if not self.handle_errors or any(raises(self, c) for c in checked):  # (a handle_errors=False tool's too:
+            # review 213 #2) the calls after the first refused one never start; an invalid call is refused (or
+            # answered) at its place in the reply, before the calls after it run (review 88: it was refused after
             # every valid call had run, and their answers were lost)
             ordered = in_reply_order(checked, bad, bad) if bad else checked
-            checked, checked_args, refused = self._before_run(ordered)  # type: ignore[assignment]
-            bad = []  # each invalid call is refused there, or after one that was
+            checked, checked_args, refused = checked_first(self, ordered)
+            bad = []  # each invalid call is refused or answered there, or after one that was refused
 
         async def answer(call: Any, kwargs: dict[str, Any] | None) -> ToolMessage:
             _grace.mark_call()  # (the tasks the call starts can be found to give them up with it: _stop)
@@ -422,7 +405,8 @@ class ToolExecutor:
         Raises:
             UserError: ``message`` is neither an AIMessage nor a list (or tuple) of tool calls (or is a LangChain
                 message toolwire cannot convert), or is a list of messages (a conversation: pass its reply).
-            ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``.
+            ToolExecutionError, or the tool's own exception: only when ``handle_errors=False`` (the executor's, or
+                a called tool's), as :meth:`acall`.
         """
         if isinstance(message, list | tuple):  # shaped as acall shapes them: a malformed item answered in its place
             refuse_conversation(list(message), "execute")
