@@ -171,3 +171,47 @@ def test_a_whole_tool_call_with_self_gets_its_tool_message(key: str) -> None:
     lc = _self_tool()
     message = lc.invoke({"name": "lookup", "args": {key: "https://x/1", "q": "a"}, "id": "c1", "type": "tool_call"})
     assert message.content == "got [('q', 'a'), ('self', 'https://x/1')]" and message.tool_call_id == "c1"
+
+
+# -- #3: a pydantic.v1 args_schema coerces as LangChain does ---------------------------------------------------------
+def _v1_tool(handled: bool = False) -> Any:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pydantic.v1 as pv1
+
+    class V1Args(pv1.BaseModel):
+        query: str
+        n: int = 2
+
+        @pv1.validator("query", pre=True, allow_reuse=True)
+        def strip(cls, value: Any) -> Any:
+            return value.strip() if isinstance(value, str) else value
+
+    def search(query: str, n: int = 2) -> str:
+        return f"{query} x{n}"
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return lc_tools.StructuredTool.from_function(search, name="search", description="Search.", args_schema=V1Args,
+                                                     handle_validation_error="Check the arguments." if handled
+                                                     else False)
+
+
+def test_a_v1_args_schema_coerces_as_langchain_does() -> None:
+    assert _answer(_v1_tool(), {"query": " cats ", "n": "3"}) == ("success", "cats x3")
+
+
+@pytest.mark.parametrize("handled", [False, True])
+def test_a_v1_args_schema_refuses_what_toolwire_refuses(handled: bool) -> None:
+    status, text = _answer(_v1_tool(handled), {"query": "cats", "nn": 3})
+    assert status == "error" and "'nn' is not a parameter of this tool" in text and "query, n" in text
+    status, text = _answer(_v1_tool(handled), {"query": "cats", "n": True})
+    assert status == "error" and "not a boolean" in text
+
+
+def test_a_v1_args_schema_error_names_the_field() -> None:
+    status, text = _answer(_v1_tool(), {"query": "cats", "n": "many"})
+    assert status == "error" and "'n': value is not a valid integer" in text
+    assert _answer(_v1_tool(True), {"query": "cats", "n": "many"}) == ("error", "Check the arguments.")

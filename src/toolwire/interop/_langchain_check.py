@@ -191,10 +191,14 @@ def _langchain_refusal(lc_tool: Any, visible: set[str],
     """``refuses(args)``: whether the LangChain tool's own ``args_schema`` refuses ``args`` (so its
     ``handle_validation_error`` would answer them), its injected arguments given their values (``fixed``; the call's
     id for ``InjectedToolCallId``) and errors about an injected argument left without a value not counted. Always True
-    for a schema that is not a pydantic v2 model (LangChain then decides)."""
+    for a schema that is not a pydantic model (LangChain then decides); a ``pydantic.v1`` one is asked too."""
     from pydantic import BaseModel, ValidationError
 
+    from toolwire._schema_params import is_v1_model
+
     model = getattr(lc_tool, "args_schema", None)
+    if isinstance(model, type) and is_v1_model(model):
+        return _v1_refusal(model, visible, fixed)
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
         return lambda args: True
     fields = dict(getattr(model, "model_fields", {}) or {})
@@ -213,6 +217,90 @@ def _langchain_refusal(lc_tool: Any, visible: set[str],
         try:
             model.model_validate({**dict(args), **filled, **dict.fromkeys(call_ids, current_call_id() or "call_id")})
         except ValidationError as exc:
+            return any(not error["loc"] or error["loc"][0] not in unfilled for error in exc.errors())
+        except Exception:  # a validator of the tool's own that fails otherwise: LangChain's tool meets it too
+            return True
+        return False
+
+    return refuses
+
+
+def v1_validator(lc_tool: Any, parameters: Mapping[str, Any], fixed: Mapping[str, Any],
+                 name: str) -> Callable[[Any], dict[str, Any]] | None:
+    """The check of the arguments of a LangChain tool whose ``args_schema`` is a ``pydantic.v1`` model, against that
+    model as LangChain's tool checks them (its lax coercion, ``"3"`` for an ``int``, and its validators; review 217
+    #3: they were checked with ``jsonschema``), plus toolwire's own rules: a key no field declares is refused unless
+    the model's ``Config`` sets ``extra`` to ``"allow"`` or ``"ignore"``, and a boolean for a number is refused.
+    None when the ``args_schema`` is no ``pydantic.v1`` model.
+
+    Returns:
+        ``validate(args) -> dict``: the arguments as given (LangChain's tool validates them again).
+
+    Raises:
+        ToolValidationError: (the returned function) one message naming each bad field; it never quotes an
+            injected argument's value (``fixed``).
+    """
+    from toolwire._schema_params import is_v1_model
+    from toolwire._tool_args import hide_values
+
+    model = getattr(lc_tool, "args_schema", None)
+    if not (isinstance(model, type) and is_v1_model(model)):
+        return None
+    from pydantic.v1 import ValidationError as V1ValidationError
+
+    from toolwire._printing import safe_text
+
+    props = parameters.get("properties") or {}
+    shown = list(props)
+    fields = dict(model.__fields__)
+    hidden = {field.alias for key, field in fields.items() if field.alias not in props and key not in props}
+    filled = {fields[key].alias: value for key, value in fixed.items() if key in fields}
+    config = model.__config__
+    extra = str(getattr(getattr(config, "extra", None), "value", "")) if "extra" in vars(config) else "forbid"
+    numbers = {key for key, prop in props.items() if isinstance(prop, Mapping) and prop.get("type") in (
+        "integer", "number")}
+
+    def validate(args: Any) -> dict[str, Any]:
+        args = dict(args)
+        problems, unknown = [], False
+        for key, value in args.items():
+            if key not in props and extra not in ("allow", "ignore"):
+                unknown = True
+                problems.append(f"'{key}' is not a parameter of this tool (got {safe_text(value)[:80]})")
+            elif key in numbers and isinstance(value, bool):
+                problems.append(f"'{key}': Input should be a number, not a boolean (got {value})")
+        if not problems:
+            try:
+                model.parse_obj({**args, **filled})
+            except V1ValidationError as exc:
+                for error in exc.errors():
+                    loc = tuple(error.get("loc") or ())
+                    if loc and loc[0] in hidden and loc[0] not in filled:  # (LangChain's to fill, not the model's)
+                        continue
+                    problems.append(f"'{'.'.join(map(str, loc)) or '(arguments)'}': {error.get('msg')}")
+        if not problems:
+            return args
+        text = f"Invalid arguments for tool '{name}': " + "; ".join(problems) + "."
+        if unknown and shown:
+            text += f" Its parameters are: {', '.join(shown)}."
+        raise ToolValidationError(hide_values(text, filled), name)
+
+    return validate
+
+
+def _v1_refusal(model: Any, visible: set[str], fixed: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], bool]:
+    """:func:`_langchain_refusal` for a ``pydantic.v1`` ``args_schema``."""
+    from pydantic.v1 import ValidationError as V1ValidationError
+
+    fields = dict(model.__fields__)
+    filled = {fields[key].alias: value for key, value in fixed.items() if key in fields}
+    unfilled = {field.alias for key, field in fields.items() if key not in visible and field.alias not in visible
+                } - set(filled)
+
+    def refuses(args: Mapping[str, Any]) -> bool:
+        try:
+            model.parse_obj({**dict(args), **filled})
+        except V1ValidationError as exc:
             return any(not error["loc"] or error["loc"][0] not in unfilled for error in exc.errors())
         except Exception:  # a validator of the tool's own that fails otherwise: LangChain's tool meets it too
             return True

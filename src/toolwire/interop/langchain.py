@@ -26,7 +26,7 @@ from toolwire._keywords import refuses_unknown_keywords
 from toolwire._structured_tool import _pair, _SyncAndAsyncTool
 from toolwire._tool_run import _CURRENT_CALL
 from toolwire.errors import SchemaError, ToolExecutionError, ToolValidationError, UserError
-from toolwire.interop._langchain_check import langchain_check, pydantic_validator
+from toolwire.interop._langchain_check import langchain_check, pydantic_validator, v1_validator
 from toolwire.interop._langchain_messages import _lc, from_langchain_messages, to_langchain_messages
 from toolwire.interop._langchain_out import _LC_CALL_ID, _structured_tool_class, _tool_output, _unreserved
 from toolwire.results import unsent_result
@@ -200,7 +200,8 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     injected arguments such as ``InjectedToolArg`` stay hidden from the model). Arguments are checked
     against that model-visible schema (the pydantic ``tool_call_schema``, or ``jsonschema`` for a dict
     schema and for a model whose fields are not the schema's properties, such as the single ``__arg1`` of
-    LangChain's single-input ``Tool``), or against the tool's own pydantic ``args_schema`` less the injected arguments
+    LangChain's single-input ``Tool``; a ``pydantic.v1`` ``args_schema`` itself, with its lax coercion and validators,
+    as LangChain checks it), or against the tool's own pydantic ``args_schema`` less the injected arguments
     when that model has validators or a config of its own, which then run as LangChain runs them (review 180 #1: a
     ``mode="before"`` validator mapping an old key was skipped): a key no field declares (after such a validator,
     unless the model sets ``extra="allow"``/``"ignore"``), an injected argument's name included, is a validation error
@@ -281,8 +282,8 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     if isinstance(schema_model, type) and issubclass(schema_model, BaseModel) and set(
             getattr(schema_model, "model_fields", {}) or {}) == set(parameters.get("properties") or {}):
         validate = pydantic_validator(schema_model, name)
-    else:
-        validate = None
+    else:  # a pydantic.v1 args_schema: checked by it, as LangChain does (review 217 #3)
+        validate = v1_validator(lc_tool, parameters, fixed, name)
     if validate is None:  # jsonschema, from the parameters
         from toolwire.interop.openai_tools import normalize_parameters
 
