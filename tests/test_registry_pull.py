@@ -406,7 +406,7 @@ def test_pip_download_runs_one_pip_call_and_reports_progress(tmp_path, monkeypat
     pip_download(["a==1", "b==2"], tmp_path, lambda done, total: progress.append((done, total)))
     assert len(seen) == 1
     args = seen[0]
-    assert args[:4] == [sys.executable, "-m", "pip", "download"]
+    assert args[:5] == [sys.executable, "-P", "-m", "pip", "download"]  # -P: never a pip.py from the cwd
     for flag in ("--no-deps", "--only-binary=:all:"):
         assert flag in args
     assert args[args.index("-d") + 1] == str(tmp_path) and args[-2:] == ["a==1", "b==2"]

