@@ -76,7 +76,7 @@ def test_the_import_error_and_the_probe_reason_mask_every_piece_of_the_password(
     def urlopen(*args: object, **kwargs: object) -> Any:
         raise http.client.InvalidURL(f"nonnumeric port: '{_SECRET}'")
 
-    monkeypatch.setattr(urllib.request, "urlopen", urlopen)
+    monkeypatch.setattr(urllib.request.OpenerDirector, "open", urlopen)  # (the probe's opener follows no redirect)
     reason = hub_reachable(endpoint, 3)
     assert reason is not None and _SECRET not in reason and "nonnumeric port" in reason
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import threading
 import urllib.parse
+from typing import Any
 
 from toolwire._secrets import mask_secret, redact_url, url_secrets
 
@@ -95,10 +96,17 @@ def hub_reachable(endpoint: str, timeout: float) -> str | None:
 
     The whole probe, name lookup included, is bounded: it runs in a daemon thread. User info in the URL
     (``http://user:pw@mirror``, which urllib cannot send) is sent as HTTP Basic auth, as ``huggingface_hub``'s HTTP
-    library sends it (review 192 #2)."""
+    library sends it (review 192 #2). Redirects are not followed (a redirect is an answer), so those credentials
+    reach no other host and no ``http://`` URL the endpoint redirects to (review 220 #2)."""
     import base64
     import urllib.error
     import urllib.request
+
+    class _NoRedirect(urllib.request.HTTPRedirectHandler):
+        """Follows no redirect: urllib then raises the 3xx answer as an ``HTTPError``."""
+
+        def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> None:
+            return None
 
     problem = endpoint_problem(endpoint)
     if problem is not None:
@@ -115,11 +123,14 @@ def hub_reachable(endpoint: str, timeout: float) -> str | None:
 
     def probe() -> None:
         try:
-            request = urllib.request.Request(url.rstrip("/") + "/api/models", headers=headers, method="HEAD")
-            urllib.request.urlopen(request, timeout=timeout).close()
+            request = urllib.request.Request(url.rstrip("/") + "/api/models", method="HEAD")
+            for name, value in headers.items():  # (never copied onto a redirect's request either)
+                request.add_unredirected_header(name, value)
+            urllib.request.build_opener(_NoRedirect).open(request, timeout=timeout).close()
             result.append(None)
-        except urllib.error.HTTPError:
-            result.append(None)  # the server answered
+        except urllib.error.HTTPError as exc:
+            exc.close()
+            result.append(None)  # the server answered (a redirect too)
         except Exception as exc:  # OSError, ValueError, http.client's InvalidURL
             reason = getattr(exc, "reason", None) or exc
             result.append(masked_for(str(reason), endpoint) or type(exc).__name__)
