@@ -215,3 +215,25 @@ def test_a_v1_args_schema_error_names_the_field() -> None:
     status, text = _answer(_v1_tool(), {"query": "cats", "n": "many"})
     assert status == "error" and "'n': value is not a valid integer" in text
     assert _answer(_v1_tool(True), {"query": "cats", "n": "many"}) == ("error", "Check the arguments.")
+
+
+# -- #4: server tools of one provider are refused by another ---------------------------------------------------------
+def test_anthropics_unversioned_mcp_toolset_is_refused_by_openai() -> None:
+    from toolwire.errors import UserError
+    from toolwire.models import ChatOpenAI
+
+    model = ChatOpenAI("gpt-4.1", api_key="x", use_responses_api=True)
+    with pytest.raises(UserError, match="server tool of Anthropic"):
+        model.bind_tools([{"type": "mcp_toolset", "mcp_server_name": "docs"}])
+    assert model.bind_tools([{"type": "web_search"}]).tools[0].name == "web_search"
+
+
+@pytest.mark.parametrize("definition", [{"type": "web_search"}, {"type": "file_search", "vector_store_ids": ["v"]},
+                                        {"type": "code_interpreter", "container": {"type": "auto"}},
+                                        {"type": "mcp", "server_label": "deepwiki", "server_url": "https://x/mcp"}])
+def test_openais_built_in_tools_are_told_apart(definition: dict[str, Any]) -> None:
+    from toolwire.models._tool_conversion import openai_builtin, server_tool
+
+    assert openai_builtin(server_tool(definition))
+    assert not openai_builtin(server_tool({"type": "web_search_20250305", "name": "web_search"}))
+    assert not openai_builtin(server_tool({"type": "mcp_toolset", "mcp_server_name": "docs"}))

@@ -22,8 +22,8 @@ from toolwire.errors import SchemaError
 from toolwire.interop.openai_tools import PARAMETER_KEYS, definition_parameters, refuse_free_form
 from toolwire.tools import Tool, ToolSpec
 
-__all__ = ["GEMINI_SERVER_TOOLS", "ServerTool", "ToolDictSpec", "hosted_choice", "server_tool", "to_tool",
-           "to_tool_spec"]
+__all__ = ["GEMINI_SERVER_TOOLS", "OPENAI_BUILTIN_TYPES", "ServerTool", "ToolDictSpec", "hosted_choice",
+           "openai_builtin", "server_tool", "to_tool", "to_tool_spec"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -54,8 +54,9 @@ class ServerTool(ToolSpec):
     is its key (``google_search``).
 
     Attributes:
-        provider: ``"anthropic"`` (a versioned ``type`` such as ``web_search_20250305``), ``"google"``, or
-            ``None`` (another ``type``: Anthropic takes it as a server tool, other providers refuse it).
+        provider: ``"anthropic"`` (a versioned ``type`` such as ``web_search_20250305``, or ``mcp_toolset``),
+            ``"google"``, or ``None`` (another ``type``: Anthropic takes it as a server tool, and OpenAI's Responses
+            API, whose own built-in tools :func:`openai_builtin` tells; other providers refuse it).
         definition: the dict, sent unchanged by the provider that takes it.
     """
 
@@ -71,6 +72,25 @@ GEMINI_SERVER_TOOLS = frozenset({
 """Keys of a Gemini ``Tool`` that are server tools (google-genai ``types.Tool`` fields, snake or camel case)."""
 
 _VERSIONED = re.compile(r"^[a-z][a-z0-9_]*_\d{8}$")
+
+_ANTHROPIC_UNVERSIONED = frozenset({"mcp_toolset"})
+"""Anthropic server tool types without a date (the MCP connector's toolset): Anthropic's, though unversioned (review
+217 #4: ChatOpenAI(use_responses_api=True) took one as its own built-in tool)."""
+
+OPENAI_BUILTIN_TYPES = frozenset({
+    "web_search", "web_search_2025_08_26", "web_search_preview", "web_search_preview_2025_03_11", "file_search",
+    "code_interpreter", "image_generation", "computer_use_preview", "computer_use", "local_shell", "shell",
+    "apply_patch", "mcp",
+})
+"""The ``type`` of OpenAI's built-in tools of the Responses API (OpenAI API reference, Responses, "Tools"): tools
+of no other provider, which a model of another provider refuses (see :func:`openai_builtin`)."""
+
+
+def openai_builtin(tool: Any) -> bool:
+    """Whether ``tool`` (a :class:`ServerTool`) is one of OpenAI's built-in tools of the Responses API
+    (:data:`OPENAI_BUILTIN_TYPES`), which only ``ChatOpenAI(use_responses_api=True)`` can send."""
+    return isinstance(tool, ServerTool) and tool.provider is None and tool.definition.get("type") in \
+        OPENAI_BUILTIN_TYPES
 
 
 _FORMAT_TYPES = frozenset({"json_object", "text"})  # (OpenAI's response_format types other than json_schema)
@@ -108,7 +128,7 @@ def server_tool(obj: dict[str, Any]) -> ServerTool | None:
         label = obj.get("server_label")
         if name == "mcp" and isinstance(label, str) and label:  # one entry per MCP server, told apart by its label
             name = f"{MCP_PREFIX}{label}"
-        provider = "anthropic" if _VERSIONED.match(kind) else None
+        provider = "anthropic" if _VERSIONED.match(kind) or kind in _ANTHROPIC_UNVERSIONED else None
         return ServerTool(name, "", {}, provider, copy.deepcopy(obj))
     if kind is None and obj and set(obj) <= GEMINI_SERVER_TOOLS:
         return ServerTool("/".join(obj), "", {}, "google", copy.deepcopy(obj))
