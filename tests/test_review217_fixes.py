@@ -237,3 +237,43 @@ def test_openais_built_in_tools_are_told_apart(definition: dict[str, Any]) -> No
     assert openai_builtin(server_tool(definition))
     assert not openai_builtin(server_tool({"type": "web_search_20250305", "name": "web_search"}))
     assert not openai_builtin(server_tool({"type": "mcp_toolset", "mcp_server_name": "docs"}))
+
+
+# -- #6: StructuredTool.from_function's docstring follows LangChain ---------------------------------------------------
+def _typo(query: str, limit: int = 5) -> str:
+    """Search the web.
+
+    Args:
+        query: what to look for, in plain
+            words.
+        limt: how many results
+    """
+    return query
+
+
+def _wrapped(query: str) -> str:
+    """Search the web.
+
+    Args:
+        query: what to look for, in plain
+            words.
+    """
+    return query
+
+
+def test_an_args_entry_naming_no_parameter_is_refused_with_error_on_invalid_docstring() -> None:
+    from toolwire import StructuredTool
+    from toolwire.errors import SchemaError
+
+    with pytest.raises(SchemaError, match="describes 'limt', which is no parameter"):
+        StructuredTool.from_function(_typo, parse_docstring=True, error_on_invalid_docstring=True)
+
+
+def test_a_wrapped_args_entry_is_joined_with_a_space() -> None:
+    from toolwire import StructuredTool
+
+    made = StructuredTool.from_function(_wrapped, parse_docstring=True)
+    assert made.args["query"]["description"] == "what to look for, in plain words."
+    assert made.spec.parameters["properties"]["query"]["description"] == "what to look for, in plain words."
+    made = StructuredTool.from_function(_wrapped, parse_docstring=True, error_on_invalid_docstring=True)
+    assert made.args["query"]["description"] == "what to look for, in plain words."

@@ -150,13 +150,14 @@ def _check_same_arguments(made: Tool, coroutine: Callable[..., Any]) -> None:
                           "LangChain calls either one with the tool's arguments.")
 
 
-def _invalid_docstring(source: Callable[..., Any], name: str) -> None:
+def _invalid_docstring(source: Callable[..., Any], name: str, args_schema: Any = None) -> None:
     """LangChain's ``error_on_invalid_docstring=True`` rule (``_parse_google_docstring`` in
     ``langchain_core/utils/function_calling.py``): a function with parameters needs a Google-style docstring, a
-    summary and then, after a blank line, a block starting ``Args:``.
+    summary and then, after a blank line, a block starting ``Args:``; without an ``args_schema``, each entry of that
+    block names a parameter of the function (``tools/base.py``; review 217 #6: a misspelled entry only warned).
 
     Raises:
-        SchemaError: the docstring is missing or has no such ``Args:`` block.
+        SchemaError: the docstring is missing or has no such ``Args:`` block, or an entry names no parameter.
     """
     doc = function_doc(source)  # (inspect.getdoc, as LangChain's _infer_arg_descriptions reads it)
     try:
@@ -169,6 +170,56 @@ def _invalid_docstring(source: Callable[..., Any], name: str) -> None:
         raise SchemaError(f"Tool {name!r} has an invalid Google-style docstring (error_on_invalid_docstring=True): "
                           "write a summary line, a blank line, then an 'Args:' block describing each parameter, "
                           "as LangChain requires.")
+    try:
+        taken = set(inspect.signature(source).parameters) if args_schema is None else None
+    except (TypeError, ValueError):
+        taken = None
+    if wrong := sorted(set(_langchain_arg_docs(doc)) - taken) if taken is not None else None:
+        raise SchemaError(f"Tool {name!r}: the docstring's Args: block describes {wrong[0]!r}, which is no parameter "
+                          "of the function (error_on_invalid_docstring=True): fix the entry's name or remove it, as "
+                          "LangChain requires.")
+
+
+def _langchain_arg_docs(doc: str | None) -> dict[str, str]:
+    """``{parameter: description}`` of the first ``Args:`` block of ``doc`` (``inspect.getdoc``'s text) as LangChain's
+    ``_parse_google_docstring`` reads it: an entry's wrapped lines (indented deeper than the first entry's) joined
+    with one space, ``name (type): text`` taken as ``name``."""
+    block = next((b for b in (doc or "").split("\n\n") if b.startswith("Args:")), None)
+    out: dict[str, str] = {}
+    arg: str | None = None
+    indent: int | None = None
+    for line in (block or "").split("\n")[1:]:
+        if not line.strip():
+            continue
+        depth = len(line) - len(line.lstrip())
+        if indent is None and ":" in line:
+            indent = depth
+        if arg is not None and indent is not None and depth > indent:
+            out[arg] += " " + line.strip()
+        elif ":" in line:
+            arg, text = line.split(":", maxsplit=1)
+            arg = arg.strip()
+            bare, _, kind = arg.partition(" ")
+            if kind.startswith("(") and kind.endswith(")"):
+                arg = bare
+            out[arg] = text.strip()
+        elif arg:
+            out[arg] += " " + line.strip()
+    return out
+
+
+def _langchain_wrapping(made: Tool, source: Callable[..., Any]) -> None:
+    """Give each parameter description of ``made`` that toolwire read from a wrapped ``Args:`` entry (its lines
+    joined with a newline) LangChain's text, the lines joined with one space (review 217 #6). ``made.parameters``
+    belongs to the tool alone, so it is edited in place (its :attr:`spec` holds the same dict)."""
+    props = made.parameters.get("properties")
+    if not isinstance(props, dict):
+        return
+    for key, text in _langchain_arg_docs(function_doc(source)).items():
+        prop = props.get(key)
+        shown = prop.get("description") if isinstance(prop, dict) else None
+        if isinstance(shown, str) and "\n" in shown and shown.split() == text.split():
+            prop["description"] = text
 
 
 def _parsed_description(source: Callable[..., Any], args_schema: Any) -> str | None:
@@ -281,9 +332,10 @@ class StructuredTool(metaclass=_StructuredToolType):
             infer_schema: True (LangChain's default) reads the schema from the signature when there is no
                 ``args_schema``; False is taken only with an ``args_schema`` (where LangChain ignores it too).
             parse_docstring: read the parameters' descriptions from a Google-style docstring (LangChain's default:
-                False).
+                False); an entry wrapped over several lines is joined with spaces, as LangChain joins it.
             error_on_invalid_docstring: with ``parse_docstring``, refuse a docstring that is not Google-style, by
-                LangChain's rule (a summary, a blank line, an ``Args:`` block).
+                LangChain's rule (a summary, a blank line, an ``Args:`` block), and, without an ``args_schema``, an
+                ``Args:`` entry that names no parameter of the function (else a warning says so).
             **kwargs: toolwire's own options ``timeout`` (seconds), ``handle_errors``, ``hide_error_details`` (see
                 :class:`~toolwire.tools.Tool`). LangChain's other ``BaseTool`` fields (``handle_tool_error``,
                 ``callbacks``, ``tags``, ``metadata``...) are refused, each with what toolwire does instead.
@@ -318,7 +370,7 @@ class StructuredTool(metaclass=_StructuredToolType):
         if tool_name is None:
             raise SchemaError(f"Cannot name a tool for {source!r}: pass name=...")
         if parse_docstring and error_on_invalid_docstring:
-            _invalid_docstring(source, tool_name)
+            _invalid_docstring(source, tool_name, args_schema)
         if description is None and not parse_docstring:  # LangChain's: the whole docstring, dedented and stripped
             doc = source.__doc__ if inspect.isfunction(source) or inspect.ismethod(source) else function_doc(source)
             description = textwrap.dedent(doc).strip() or None if doc else None
@@ -336,6 +388,8 @@ class StructuredTool(metaclass=_StructuredToolType):
             made = kind.from_function(source, tool_name, description, args_schema=args_schema,
                                       return_direct=return_direct, response_format=response_format,
                                       parse_docstring=parse_docstring, **kwargs)
+            if parse_docstring and args_schema is None:
+                _langchain_wrapping(made, source)
         if isinstance(made, _SyncAndAsyncTool):
             _pair(made, coroutine)  # type: ignore[arg-type]
         return made
