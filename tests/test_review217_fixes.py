@@ -277,3 +277,20 @@ def test_a_wrapped_args_entry_is_joined_with_a_space() -> None:
     assert made.spec.parameters["properties"]["query"]["description"] == "what to look for, in plain words."
     made = StructuredTool.from_function(_wrapped, parse_docstring=True, error_on_invalid_docstring=True)
     assert made.args["query"]["description"] == "what to look for, in plain words."
+
+
+def test_an_injected_value_the_args_schema_refuses_is_not_quoted() -> None:
+    from toolwire.interop.langchain import from_langchain_tool
+
+    class Args(pydantic.BaseModel):
+        query: str
+        api_key: Annotated[int, lc_tools.InjectedToolArg]
+
+    def search(query: str, api_key: int) -> str:
+        return "ok"
+
+    lc_tool = lc_tools.StructuredTool.from_function(search, name="search", description="Search.", args_schema=Args)
+    status, text = _answer(from_langchain_tool(lc_tool, injected={"api_key": SECRET}), {"query": "x"})
+    assert status == "error" and "'api_key'" in text and "SECRET" not in text
+    good = from_langchain_tool(lc_tool, injected={"api_key": 7})
+    assert _answer(good, {"query": "x"}) == ("success", "ok")

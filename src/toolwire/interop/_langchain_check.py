@@ -7,7 +7,8 @@ LangChain's would refuse:
 
 * it is made from the tool's real ``args_schema`` (its ``mode="before"``/``"after"`` field and model validators and
   its config, which LangChain's ``tool_call_schema`` copy drops) when that model has validators or a config of its
-  own, less the injected arguments (given their values for the check); else from ``tool_call_schema``;
+  own, or when ``injected=`` gives values (checked with the arguments), less the injected arguments (given their
+  values for the check, never quoted in its errors); else from ``tool_call_schema``;
 * a key no field declares (after the model's own ``mode="before"`` validator) is refused, as for toolwire's own tools,
   unless the model sets ``extra="allow"`` or ``extra="ignore"``; an injected argument's name always is;
 * when the LangChain tool has a ``handle_validation_error`` (``True``, a text, a callable), arguments the check
@@ -121,16 +122,19 @@ def _real_model_check(lc_tool: Any, visible: set[str], fixed: Mapping[str, Any],
                       name: str) -> Callable[[Any], dict[str, Any]] | None:
     """The check of the arguments against the tool's own ``args_schema`` (its validators and config), the injected
     arguments given their values (``fixed``, the call's id); None when that model behaves as ``tool_call_schema``
-    does, or is not a pydantic v2 model whose other fields are the ones the model sees."""
+    does and no injected value is given, or is not a pydantic v2 model whose other fields are the ones the model
+    sees."""
     from pydantic import BaseModel
 
     from toolwire._tool_checks import langchain_marker
 
     model = getattr(lc_tool, "args_schema", None)
-    if not (isinstance(model, type) and issubclass(model, BaseModel)) or not _own_behaviour(model):
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
         return None
     fields = dict(getattr(model, "model_fields", {}) or {})
     hidden = {key: field for key, field in fields.items() if key not in visible}
+    if not _own_behaviour(model) and not set(fixed) & set(hidden):  # (an injected value is checked here, where an
+        return None  # error hides it; LangChain's tool would quote it in its ValidationError: review 217 #1)
     if set(fields) - set(hidden) != visible:
         return None
     extra = dict(model.model_config).get("extra")
