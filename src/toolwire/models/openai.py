@@ -9,22 +9,26 @@ Completions: vLLM, SGLang, llama.cpp server, Ollama, LM Studio (there a dummy ke
 
 from __future__ import annotations
 
+import copy
 import functools
 import os
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any, ClassVar
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from toolwire._extras import install_hint
 from toolwire.errors import ProviderError, UserError
-from toolwire.messages import AIMessage
+from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._keys import takes_key_function
+from toolwire.models._openai_choice import ChoiceForm, both_refused, is_named, other_form, refuses_choice
 from toolwire.models._openai_errors import SERVER_KEY_HINT as _SERVER_KEY_HINT
 from toolwire.models._openai_errors import adapt_error, server_hint, unknown_endpoint
 from toolwire.models._openai_errors import own_server as _own_server
 from toolwire.models._openai_errors import server_hint as _server_hint
 from toolwire.models._retry import (
+    aclose_stream,
     body_message,
+    close_stream,
     connection_error,
     error_code,
     error_message,
@@ -172,6 +176,13 @@ class ChatOpenAI(SDKChatModel):
             data-residency hosts ``*.api.openai.com``, :func:`is_openai_url`) and Azure's are OpenAI, any other is
             a compatible server. ``False``: OpenAI's rules whatever the host, for a proxy or gateway in front of
             OpenAI (LiteLLM, Portkey, a company gateway). ``True``: a compatible server's rules whatever the host.
+            A compatible server is sent a ``tool_choice`` naming one tool (``with_structured_output``,
+            ``bind_tools(..., tool_choice="<tool>")``) with only that tool, as ``"required"`` (LM Studio and
+            llama-server take only the string values); when it refuses that (HTTP 400 naming ``tool_choice``: vLLM
+            before 0.8.3 answers 'tool_choice = "required" is not supported!') the request is sent again once with
+            ``{"type": "function", "function": {"name"}}``, and the form that worked is kept for the model's next
+            requests (:mod:`toolwire.models._openai_choice`). ``compatible=False`` sends the object form with every
+            tool from the start, but changes the other rules above too.
         api_key: the key, as text, a pydantic ``SecretStr``, or a function that returns it (the ``openai`` SDK
             calls it before each request: a key that rotates); default: ``OPENAI_API_KEY`` (see below for Azure
             and compatible servers). Never shown in reprs, logs or errors.
@@ -253,6 +264,7 @@ class ChatOpenAI(SDKChatModel):
         self._compatible = (not is_openai_url(kwargs["base_url"]) and not azure_url) if compatible is None \
             else compatible
         self.text_tool_calls = self._compatible if text_tool_calls is None else bool(text_tool_calls)
+        self._choice = ChoiceForm()  # the form of a named tool_choice on a compatible server (review 219 #1)
         super().__init__(model, **kwargs)
         if use_responses_api and not hasattr(self.sdk.OpenAI, "responses"):
             raise UserError("The Responses API needs a newer openai package, "
@@ -319,7 +331,113 @@ class ChatOpenAI(SDKChatModel):
             return codec.lower_responses_request(request, self.model, self.options)
         field = "max_tokens" if self._compatible else "max_completion_tokens"
         return codec.lower_request(request, self.model, self.options, max_tokens_field=field,
-                                   compatible=self._compatible)
+                                   compatible=self._compatible,
+                                   named_form=self.__dict__.get("_named_form") or self._choice.get())
+
+    # -- a named tool_choice on a compatible server, in the form it takes (review 219 #1) -------------------------
+
+    def _form_for(self, request: ChatRequest) -> str | None:
+        """The form to send ``request``'s named ``tool_choice`` in first (:class:`~toolwire.models._openai_choice.
+        ChoiceForm`), or None when the request has none whose form matters (OpenAI, the Responses API, no named
+        choice)."""
+        if self.use_responses_api or not self._compatible or not is_named(request):
+            return None
+        return self._choice.get()
+
+    def _in_form(self, form: str) -> ChatOpenAI:
+        """A shallow copy of this model (the same clients) whose requests send a named choice in ``form``."""
+        clone = copy.copy(self)
+        clone._named_form = form
+        return clone
+
+    def _generate(self, request: ChatRequest) -> AIMessage:
+        """The reply (see the base class); a named ``tool_choice`` the server refuses is sent again once in the other
+        form (:mod:`toolwire.models._openai_choice`). Raises: ProviderError, with the hint to force no tool when the
+        server refuses both forms."""
+        form = None if self.streaming else self._form_for(request)  # (streaming: _stream does it)
+        if form is None:
+            return super()._generate(request)
+        try:
+            return SDKChatModel._generate(self._in_form(form), request)
+        except ProviderError as error:
+            if not refuses_choice(error):
+                raise
+        second = other_form(form)
+        try:
+            reply = SDKChatModel._generate(self._in_form(second), request)
+        except ProviderError as error:
+            raise both_refused(error) from None
+        self._choice.remember(second)
+        return reply
+
+    async def _agenerate(self, request: ChatRequest) -> AIMessage:
+        """Async :meth:`_generate`."""
+        form = None if self.streaming else self._form_for(request)
+        if form is None:
+            return await super()._agenerate(request)
+        try:
+            return await SDKChatModel._agenerate(self._in_form(form), request)
+        except ProviderError as error:
+            if not refuses_choice(error):
+                raise
+        second = other_form(form)
+        try:
+            reply = await SDKChatModel._agenerate(self._in_form(second), request)
+        except ProviderError as error:
+            raise both_refused(error) from None
+        self._choice.remember(second)
+        return reply
+
+    def _stream(self, request: ChatRequest, *, whole: bool = False) -> Iterator[AIMessageChunk]:
+        """The reply's chunks (see the base class); a named ``tool_choice`` the server refuses before any chunk is
+        sent again once in the other form, as :meth:`_generate` does."""
+        form = self._form_for(request)
+        forms = (None,) if form is None else (form, other_form(form))
+        for tried, now in enumerate(forms):
+            model = self if now is None else self._in_form(now)
+            chunks = SDKChatModel._stream(model, request, whole=whole)
+            started = False
+            try:
+                for chunk in chunks:
+                    if not started and tried:
+                        self._choice.remember(now)  # type: ignore[arg-type]
+                    started = True
+                    yield chunk
+                if tried:
+                    self._choice.remember(now)  # type: ignore[arg-type]
+                return
+            except ProviderError as error:
+                if started or now is None or not refuses_choice(error):
+                    raise
+                if tried:
+                    raise both_refused(error) from None
+            finally:
+                close_stream(chunks)
+
+    async def _astream(self, request: ChatRequest, *, whole: bool = False) -> AsyncIterator[AIMessageChunk]:
+        """Async :meth:`_stream`."""
+        form = self._form_for(request)
+        forms = (None,) if form is None else (form, other_form(form))
+        for tried, now in enumerate(forms):
+            model = self if now is None else self._in_form(now)
+            chunks = SDKChatModel._astream(model, request, whole=whole)
+            started = False
+            try:
+                async for chunk in chunks:
+                    if not started and tried:
+                        self._choice.remember(now)  # type: ignore[arg-type]
+                    started = True
+                    yield chunk
+                if tried:
+                    self._choice.remember(now)  # type: ignore[arg-type]
+                return
+            except ProviderError as error:
+                if started or now is None or not refuses_choice(error):
+                    raise
+                if tried:
+                    raise both_refused(error) from None
+            finally:
+                await aclose_stream(chunks)
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
         names = request.tool_parameters

@@ -8,7 +8,8 @@ OpenAI API reference:
   "function", "function": {"name", "arguments"}}]``) / ``tool`` (``tool_call_id``); ``tool_choice`` is
   ``"auto" | "none" | "required" | {"type": "function", "function": {"name"}}`` (an OpenAI-compatible server is sent
   a named tool as ``"required"`` with that one tool, since LM Studio and llama-server take only the strings: review
-  214 #1); ``parallel_tool_calls``.
+  214 #1; or in the object form with that one tool, for vLLM before 0.8.3, which refuses ``"required"``: review 219
+  #1); ``parallel_tool_calls``.
   Streaming ("The chat completion chunk object"): ``choices[].delta.tool_calls[{"index", "id"?,
   "function": {"name"?, "arguments"}}]``.
 * Responses ("Create a model response"): ``tools[]`` = ``{"type": "function", "name", "description",
@@ -314,21 +315,24 @@ def _tool_name(tool: Any) -> Any:
     return function.get("name") if isinstance(function, dict) else None
 
 
-def _force_by_mode(body: dict[str, Any], choice: str) -> None:
-    """On an OpenAI-compatible server, force the tool named ``choice`` with the string ``tool_choice`` every server
-    takes: only that tool is sent, with ``"required"``, which forces the same call (review 214 #1). LM Studio refuses
-    the object form (400 "Invalid tool_choice type: 'object'. Supported string values: none, auto, required") and
-    llama-server reads it as ``"auto"``. Left as it is when no sent tool has that name (the object form stays)."""
+def _force_by_mode(body: dict[str, Any], choice: str, form: str = "required") -> None:
+    """On an OpenAI-compatible server, force the tool named ``choice`` with only that tool sent, in ``form``:
+    ``"required"`` (the default), the string ``tool_choice`` that forces the same call (review 214 #1: LM Studio
+    refuses the object form, 400 "Invalid tool_choice type: 'object'. Supported string values: none, auto, required",
+    and llama-server reads it as ``"auto"``), or ``"object"``, ``{"type": "function", "function": {"name"}}`` (vLLM
+    before 0.8.3 answers ``"required"`` with 400 'tool_choice = "required" is not supported!': review 219 #1). Left
+    as it is when no sent tool has that name (the object form stays, with every tool)."""
     if choice in ("auto", "none", "required") or not isinstance(body.get("tools"), list):
         return
     named = [tool for tool in body["tools"] if _tool_name(tool) == choice]
     if named:
         body["tools"] = named[:1]
-        body["tool_choice"] = "required"
+        body["tool_choice"] = _chat_tool_choice(choice) if form == "object" else "required"
 
 
 def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | None = None, *,
-                  max_tokens_field: str = "max_completion_tokens", compatible: bool = False) -> dict[str, Any]:
+                  max_tokens_field: str = "max_completion_tokens", compatible: bool = False,
+                  named_form: str = "required") -> dict[str, Any]:
     """Build the keyword arguments of ``client.chat.completions.create``.
 
     Args:
@@ -343,7 +347,11 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
         compatible: the request goes to an OpenAI-compatible server, not OpenAI (see
             :func:`lower_messages`). A ``tool_choice`` naming one tool is then sent as ``"required"`` with only that
             tool in ``tools`` (the same forced call; LM Studio refuses the object form and llama-server reads it as
-            ``"auto"``); OpenAI gets ``{"type": "function", "function": {"name"}}`` with every tool.
+            ``"auto"``), or in the object form with only that tool (see ``named_form``); OpenAI gets
+            ``{"type": "function", "function": {"name"}}`` with every tool.
+        named_form: how a compatible server is sent a ``tool_choice`` naming one tool: ``"required"`` (default) or
+            ``"object"`` (``{"type": "function", "function": {"name"}}``, which vLLM before 0.8.3 takes and
+            ``"required"`` not); ``ChatOpenAI`` sends the other form once when the server refuses one (review 219 #1).
 
     Returns:
         ``{"model", "messages"[, "tools", "tool_choice", "parallel_tool_calls"], ...options}``.
@@ -366,7 +374,7 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
         else:
             body[max_tokens_field if key == "max_tokens" else key] = value
     if compatible and request.tools and request.tool_choice:
-        _force_by_mode(body, request.tool_choice)
+        _force_by_mode(body, request.tool_choice, named_form)
     return body
 
 

@@ -1,0 +1,101 @@
+"""The form in which :class:`~toolwire.models.openai.ChatOpenAI` sends an OpenAI-compatible server a ``tool_choice``
+that names one tool (review 219 #1).
+
+Servers disagree on it, and neither form works everywhere:
+
+* ``"required"`` with only that tool sent (the same forced call): LM Studio refuses the object form (400 "Invalid
+  tool_choice type: 'object'. Supported string values: none, auto, required") and llama-server reads it as ``"auto"``
+  without a word, so this is the form sent first (review 214 #1).
+* ``{"type": "function", "function": {"name"}}`` with only that tool sent: vLLM before 0.8.3 (and servers built on
+  it: DJL-LMI, vendor forks) answers ``"required"`` with 400 'tool_choice = "required" is not supported!' and serves
+  the object form by guided decoding.
+
+So a request whose named choice the server refuses (HTTP 400 or 422 whose message names ``tool_choice``:
+:func:`refuses_choice`) is asked again once in the other form, and the form that worked is remembered on the model
+(:class:`ChoiceForm`, shared by its ``bind_tools`` and ``with_structured_output`` copies), so the next requests are
+sent that way from the start. A server that refuses both forms gets the error of the second with
+:data:`BOTH_REFUSED`. The rule is written once here; ``ChatOpenAI``'s sync and async drivers (and their streams) only
+call it.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from toolwire.errors import ProviderError
+from toolwire.models.base import ChatRequest
+
+__all__ = ["BOTH_REFUSED", "FORMS", "ChoiceForm", "both_refused", "is_named", "other_form", "refuses_choice"]
+
+FORMS = ("required", "object")
+"""The two forms, the first sent first (``lower_request``'s ``named_form``)."""
+
+BOTH_REFUSED = ("The server refuses to force a named tool both as tool_choice=\"required\" with that one tool and as "
+                "{\"type\": \"function\", \"function\": {\"name\"}}: bind the tool with tool_choice=\"auto\" and "
+                "ask for it in the question, or use a server that can force a tool.")
+
+
+class ChoiceForm:
+    """The form a model sends a named ``tool_choice`` in (one of :data:`FORMS`), learned from the server's refusals.
+
+    Thread-safe: ``get`` and ``remember`` take a lock. A shallow copy of the model (``bind_tools``) shares this object,
+    so what one copy learned serves the others; ``copy.deepcopy`` of the model gives an independent one with the same
+    form.
+
+    Args:
+        form: the form to start with (default ``"required"``).
+    """
+
+    def __init__(self, form: str = FORMS[0]) -> None:
+        self._lock = threading.Lock()
+        self._form = form
+
+    def get(self) -> str:
+        """Return the form to send now."""
+        with self._lock:
+            return self._form
+
+    def remember(self, form: str) -> None:
+        """Send ``form`` from now on (it just worked)."""
+        with self._lock:
+            self._form = form
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChoiceForm:
+        """An independent copy (a lock cannot be copied): the same form, its own lock."""
+        return ChoiceForm(self.get())
+
+    def __repr__(self) -> str:
+        return f"ChoiceForm({self.get()!r})"
+
+
+def is_named(request: ChatRequest) -> bool:
+    """Whether ``request`` forces one bound tool by its name (so its form matters): a ``tool_choice`` other than
+    ``"auto"``, ``"none"`` or ``"required"`` that names one of ``request.tools``."""
+    choice = request.tool_choice
+    if not choice or choice in ("auto", "none", "required"):
+        return False
+    return any(tool.name == choice for tool in request.tools)
+
+
+def other_form(form: str) -> str:
+    """The form of :data:`FORMS` that is not ``form``."""
+    return FORMS[1] if form == FORMS[0] else FORMS[0]
+
+
+def refuses_choice(error: BaseException) -> bool:
+    """Whether ``error`` is a server's refusal of the request's ``tool_choice``: a :class:`ProviderError` of HTTP
+    400 or 422 whose message names ``tool_choice`` (vLLM's 'tool_choice = "required" is not supported!', LM Studio's
+    "Invalid tool_choice type: 'object'", a validation error at ``body.tool_choice``)."""
+    if not isinstance(error, ProviderError) or error.status not in (400, 422):
+        return False
+    message = str(error.args[0]) if error.args else ""
+    return "tool_choice" in message.lower() or "tool choice" in message.lower()
+
+
+def both_refused(error: ProviderError) -> ProviderError:
+    """``error``, the second form's refusal, with :data:`BOTH_REFUSED` as its hint when it names ``tool_choice``
+    too (changed in place; not retryable)."""
+    if refuses_choice(error):
+        error.hint, error.retryable, error.api_advice = BOTH_REFUSED, False, None
+    return error

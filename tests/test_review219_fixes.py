@@ -1,0 +1,163 @@
+"""Review 219: a named tool_choice on servers that refuse "required" (vLLM < 0.8.3) and on those that take only the
+string values (LM Studio); a real TGI < 3.2 stream; Responses preambles sent back between the calls. Replayed on a
+local HTTP server (tests/_queued_http.py) behind the real openai SDK, or on the codec functions."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+from tests._queued_http import QueuedServer, serving
+
+from toolwire import tool
+from toolwire.errors import ProviderError
+from toolwire.messages import merge_chunks
+from toolwire.models import ChatOpenAI
+from toolwire.models._openai_choice import BOTH_REFUSED
+
+
+class City(BaseModel):
+    name: str
+    country: str
+
+
+@tool
+def get_weather(city: str) -> str:
+    """Get the weather for a city."""
+    return f"Sunny in {city}"
+
+
+@tool
+def now() -> str:
+    """Current time."""
+    return "12:00"
+
+
+@pytest.fixture
+def server() -> Iterator[QueuedServer]:
+    with serving("/v1") as found:
+        yield found
+
+
+def _args(name: str) -> str:
+    return '{"name": "Paris", "country": "France"}' if name == "City" else '{"city": "Paris"}'
+
+
+def _reply(name: str, stream: bool) -> Any:
+    call = {"id": "chatcmpl-tool-1", "type": "function", "function": {"name": name, "arguments": _args(name)}}
+    if stream:
+        head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+        return [{**head, "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [{"index": 0, **call}]},
+                                      "finish_reason": None}]},
+                {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}]
+    return {"id": "c", "object": "chat.completion", "created": 1, "model": "m",
+            "choices": [{"index": 0, "finish_reason": "tool_calls",
+                         "message": {"role": "assistant", "content": None, "tool_calls": [call]}}]}
+
+
+def _old_vllm(body: Any, n: int) -> Any:
+    """vLLM before 0.8.3: 'required' refused (serving_chat.py), a named object choice served."""
+    choice = body.get("tool_choice")
+    if choice == "required":
+        return (400, {"object": "error", "message": 'tool_choice = "required" is not supported!',
+                      "type": "BadRequestError", "param": None, "code": 400})
+    return _reply(choice["function"]["name"], bool(body.get("stream")))
+
+
+def _lm_studio(body: Any, n: int) -> Any:
+    """LM Studio: an object tool_choice refused with its real 400, a string one served."""
+    if isinstance(body.get("tool_choice"), dict):
+        return (400, {"error": "Invalid tool_choice type: 'object'. Supported string values: none, auto, required"})
+    return _reply(body["tools"][0]["function"]["name"], bool(body.get("stream")))
+
+
+def _choices(server: QueuedServer) -> list[Any]:
+    return [body.get("tool_choice") for body in server.requests]
+
+
+OBJECT = {"type": "function", "function": {"name": "get_weather"}}
+
+
+# ---------------------------------------------------------------- #1 named tool_choice on older vLLM
+
+
+def test_1_structured_output_on_old_vllm_asks_again_in_the_object_form_and_remembers_it(server: QueuedServer) -> None:
+    server.answer = _old_vllm
+    model = ChatOpenAI("llama", base_url=server.url, max_retries=0)
+    assert model.with_structured_output(City).invoke("Where?") == City(name="Paris", country="France")
+    assert _choices(server) == ["required", {"type": "function", "function": {"name": "City"}}]
+    assert [t["function"]["name"] for t in server.requests[-1]["tools"]] == ["City"]
+    # the form that worked is kept: the next request (a bound copy too) is sent that way at once
+    reply = model.bind_tools([now, get_weather], tool_choice="get_weather").invoke("Weather?")
+    assert reply.tool_calls[0]["args"] == {"city": "Paris"}
+    assert _choices(server)[2:] == [OBJECT]
+    assert [t["function"]["name"] for t in server.requests[-1]["tools"]] == ["get_weather"]
+
+
+@pytest.mark.parametrize("how", ["invoke", "stream", "ainvoke", "astream", "streaming"])
+def test_1_every_driver_falls_back_once_on_old_vllm(server: QueuedServer, how: str) -> None:
+    server.answer = _old_vllm
+    model = ChatOpenAI("llama", base_url=server.url, max_retries=0, streaming=how == "streaming")
+    bound = model.bind_tools([now, get_weather], tool_choice="get_weather")
+
+    async def collect() -> Any:
+        if how == "ainvoke":
+            return await bound.ainvoke("Weather?")
+        return merge_chunks([c async for c in bound.astream("Weather?")], as_chunk=False)
+
+    if how in ("ainvoke", "astream"):
+        reply = asyncio.run(collect())
+    elif how == "stream":
+        reply = merge_chunks(list(bound.stream("Weather?")), as_chunk=False)
+    else:
+        reply = bound.invoke("Weather?")
+    assert [(c["name"], c["args"]) for c in reply.tool_calls] == [("get_weather", {"city": "Paris"})]
+    assert _choices(server) == ["required", OBJECT]
+    assert model._choice.get() == "object"
+
+
+def test_1_lm_studio_still_gets_required_in_one_request_and_learns_back_from_object(server: QueuedServer) -> None:
+    server.answer = _lm_studio
+    model = ChatOpenAI("qwen", base_url=server.url, max_retries=0)
+    bound = model.bind_tools([now, get_weather], tool_choice="get_weather")
+    assert bound.invoke("Weather?").tool_calls[0]["name"] == "get_weather"
+    assert _choices(server) == ["required"]
+    model._choice.remember("object")  # (as if a vLLM error had been seen): the refusal of the object form flips back
+    assert bound.invoke("Weather?").tool_calls[0]["name"] == "get_weather"
+    assert _choices(server)[1:] == [OBJECT, "required"]
+    assert model._choice.get() == "required"
+
+
+def test_1_a_server_refusing_both_forms_gets_one_error_naming_the_way_out(server: QueuedServer) -> None:
+    server.answer = lambda body, n: (400, {"error": {"message": "tool_choice is not supported", "type": "invalid"}})
+    bound = ChatOpenAI("m", base_url=server.url, max_retries=0).bind_tools([get_weather], tool_choice="get_weather")
+    with pytest.raises(ProviderError) as caught:
+        bound.invoke("Weather?")
+    assert caught.value.hint == BOTH_REFUSED
+    assert _choices(server) == ["required", OBJECT]
+
+
+def test_1_other_errors_and_other_choices_are_not_asked_again(server: QueuedServer) -> None:
+    server.answer = lambda body, n: (400, {"error": {"message": "Context too long", "type": "invalid"}})
+    model = ChatOpenAI("m", base_url=server.url, max_retries=0)
+    with pytest.raises(ProviderError):
+        model.bind_tools([get_weather], tool_choice="get_weather").invoke("Weather?")
+    server.answer = _old_vllm
+    with pytest.raises(ProviderError):
+        model.bind_tools([get_weather], tool_choice="required").invoke("Weather?")
+    assert _choices(server) == ["required", "required"]
+    assert model._choice.get() == "required"
+
+
+def test_1_copies_share_the_learned_form_and_deep_copies_keep_their_own() -> None:
+    model = ChatOpenAI("m", base_url="http://127.0.0.1:9/v1")
+    bound = model.bind_tools([get_weather], tool_choice="get_weather")
+    bound._choice.remember("object")
+    assert model._choice.get() == "object"
+    other = copy.deepcopy(model)
+    other._choice.remember("required")
+    assert (model._choice.get(), other._choice.get()) == ("object", "required")
