@@ -18,6 +18,7 @@ from toolwire.errors import ProviderError
 from toolwire.messages import merge_chunks
 from toolwire.models import ChatOpenAI
 from toolwire.models._openai_choice import BOTH_REFUSED
+from toolwire.models.lowering import openai as codec
 
 
 class City(BaseModel):
@@ -161,3 +162,54 @@ def test_1_copies_share_the_learned_form_and_deep_copies_keep_their_own() -> Non
     other = copy.deepcopy(model)
     other._choice.remember("required")
     assert (model._choice.get(), other._choice.get()) == ("object", "required")
+
+
+# ---------------------------------------------------------------- #2 a real TGI < 3.2 stream
+
+
+def _tgi_events(generated: str) -> list[dict[str, Any]]:
+    """TGI 2.x/3.0's stream: each token of the grammar's output as the arguments of one lone, nameless tool_calls
+    object (router/src/server.rs, router/src/lib.rs ChatCompletionChunk::new)."""
+    tokens = [generated[i:i + 4] for i in range(0, len(generated), 4)]
+    return [{"id": "", "object": "chat.completion.chunk", "created": 1, "model": "tgi",
+             "choices": [{"index": 0, "logprobs": None, "finish_reason": "eos_token" if i == len(tokens) - 1 else None,
+                          "delta": {"role": "assistant", "tool_calls": {
+                              "index": 0, "id": "", "type": "function",
+                              "function": {"name": None, "arguments": token}}}}]}
+            for i, token in enumerate(tokens)]
+
+
+def test_2_a_tgi_stream_gives_its_call_as_invoke_does(server: QueuedServer) -> None:
+    server.queue.append(_tgi_events('{"function": {"_name": "get_weather", "city": "Oslo"}}'))
+    model = ChatOpenAI("tgi", base_url=server.url, max_retries=0).bind_tools([get_weather])
+    reply = merge_chunks(list(model.stream("Weather in Oslo?")), as_chunk=False)
+    assert [(c["name"], c["args"]) for c in reply.tool_calls] == [("get_weather", {"city": "Oslo"})]
+    assert reply.invalid_tool_calls == [] and reply.content == ""
+
+
+def test_2_a_tgi_no_tool_stream_is_text() -> None:
+    state = codec.StreamState(compatible=True)
+    chunks = [state.feed(e) for e in _tgi_events('{"function": {"_name": "no_tool", "content": "Hello there."}}')]
+    reply = merge_chunks([c for c in chunks if c is not None] + [state.finish()], as_chunk=False)
+    assert reply.content == "Hello there."
+    assert reply.tool_calls == [] and reply.invalid_tool_calls == []
+
+
+def test_2_other_nameless_streams_keep_their_reading() -> None:
+    # OpenAI's own pieces (a named first piece, nameless ones after it) are passed on at once, one call
+    state = codec.StreamState(compatible=True)
+    head = {"id": "x", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    pieces = [{"index": 0, "id": "call_9", "function": {"name": "get_weather", "arguments": '{"city": '}},
+              {"index": 0, "function": {"arguments": '"Oslo"}'}}]
+    chunks = [state.feed({**head, "choices": [{"index": 0, "delta": {"tool_calls": [p]}, "finish_reason": None}]})
+              for p in pieces]
+    assert all(c is not None and c.tool_call_chunks for c in chunks)
+    chunks.append(state.feed({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}))
+    reply = merge_chunks([c for c in chunks if c is not None] + [state.finish()], as_chunk=False)
+    assert [(c["name"], c["args"], c["id"]) for c in reply.tool_calls] == [("get_weather", {"city": "Oslo"}, "call_9")]
+    # text that is not TGI's shape stays a call without a name (an invalid call)
+    state = codec.StreamState(compatible=True)
+    first = state.feed({**head, "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {
+        "arguments": '{"city": "Oslo"}'}}]}, "finish_reason": "tool_calls"}]})
+    reply = merge_chunks([c for c in (first, state.finish()) if c is not None], as_chunk=False)
+    assert reply.tool_calls == [] and len(reply.invalid_tool_calls) == 1

@@ -13,6 +13,7 @@ in ``response_metadata["prompt_filter_results"]``, which the Agent reports as a 
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Collection
 from typing import Any
@@ -197,6 +198,36 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
 
 _LEGACY_CALL = "function_call"  # the merger's key for a streamed legacy ``delta.function_call``
 
+NO_TOOL = "no_tool"
+"""The tool name TGI before 3.2 gave a text answer under ``tool_choice="auto"`` (its grammar's ``no_tool``)."""
+
+
+def tgi_call(text: str) -> tuple[str, Any] | None:
+    """The call in the argument text TGI before 3.2 streamed under a nameless call: its grammar's whole output,
+    ``{"function": {"_name": NAME, ...arguments}}`` (``router/src/server.rs`` streamed each token as the
+    ``arguments`` of a ``tool_calls`` object with ``name: null``; review 219 #2).
+
+    Args:
+        text: the joined argument text of a call that came without a name.
+
+    Returns:
+        ``(NAME, {arguments})``, or ``(NO_TOOL, text answer)`` for a text answer (``_name`` ``"no_tool"``, its
+        ``content``); None for any other text (the call stays nameless, an invalid call).
+    """
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    inner = value.get("function") if isinstance(value, dict) and len(value) == 1 else None
+    name = inner.get("_name") if isinstance(inner, dict) else None
+    if not isinstance(name, str) or not name:
+        return None
+    rest = {key: item for key, item in inner.items() if key != "_name"}  # type: ignore[union-attr]
+    if name == NO_TOOL:
+        content = rest.get("content")
+        return NO_TOOL, content if isinstance(content, str) else ""
+    return name, rest
+
 
 class StreamState:
     """Folds Chat Completions stream chunks (``chat.completion.chunk`` objects) into AIMessageChunks.
@@ -260,6 +291,8 @@ class StreamState:
         self.prompt_filter: list[Any] | None = None  # Azure's prompt_filter_results when its filter blocked one
         self.annotations: list[Any] = []  # the deltas' annotations (url_citation of a search model), in order
         self.logprobs: dict[str, Any] = {}  # the choice's logprobs pieces, joined
+        self.named: set[Any] = set()  # the indexes of calls whose first piece had a name or an id
+        self.nameless: dict[Any, list[str]] = {}  # the argument text of calls that began with neither (TGI < 3.2)
 
     def _read(self, choice: dict[str, Any]) -> tuple[str, list[Any]]:
         delta = choice.get("delta") or {}
@@ -274,6 +307,10 @@ class StreamState:
         pieces = []
         for tc in _call_list(delta.get("tool_calls")):
             fn = tc.get("function") or {}
+            released = self._held(tc.get("index"), tc.get("id"), fn.get("name"), fn.get("arguments"))
+            if released is None:
+                continue
+            pieces += released
             pieces.append(self.merger.add(index=tc.get("index"), id=tc.get("id"), name=fn.get("name"),
                                           args=fn.get("arguments")))
         self.tool_calls_seen = self.tool_calls_seen or bool(delta.get("tool_calls"))
@@ -282,6 +319,38 @@ class StreamState:
             self.legacy.append(legacy)  # no tool_calls (llama-cpp-python's handlers send the call in both)
         self.finish_reason = choice.get("finish_reason") or self.finish_reason
         return parts.text + refusal, pieces
+
+    def _held(self, index: Any, id: Any, name: Any, args: Any) -> list[Any] | None:
+        """None when a call piece is held until :meth:`finish`: the pieces of a call that began with neither a name
+        nor an id, as TGI before 3.2 streamed its grammar's output (``{"function": {"_name": N, ...}}``, read by
+        :func:`tgi_call` in :meth:`_nameless_calls`; review 219 #2). Else the pieces to give before this one: none,
+        or, for a piece with a name or an id that comes later for a held index, the held text, in order, as an
+        ordinary call's."""
+        if index in self.named or (index not in self.nameless and (name or id)):
+            self.named.add(index)
+            return []
+        if name or id:  # a named piece after all: the held text goes to the merger first, in order
+            self.named.add(index)
+            return [self.merger.add(index=index, args="".join(self.nameless.pop(index)))]
+        self.nameless.setdefault(index, []).append(args if isinstance(args, str) else "")
+        return None
+
+    def _nameless_calls(self) -> tuple[str, list[Any]]:
+        """The text and call pieces of the held nameless calls (:meth:`_held`), at the end of the stream: TGI's
+        ``{"function": {"_name": N, ...rest}}`` is the call of ``N`` with ``rest`` (``"no_tool"``: a text answer),
+        as its whole reply reads; any other text stays a call without a name (an invalid call, as before)."""
+        text, pieces = "", []
+        for index, held in self.nameless.items():
+            joined = "".join(held)
+            found = tgi_call(joined)
+            if found is not None and found[0] == NO_TOOL:
+                text += found[1]
+            elif found is not None:
+                pieces.append(self.merger.add(index=index, name=found[0], args=json.dumps(found[1])))
+            else:
+                pieces.append(self.merger.add(index=index, args=joined))
+        self.nameless = {}
+        return text, pieces
 
     def feed(self, event: Any) -> AIMessageChunk | None:
         """Return the text and tool-call pieces of one streamed ``event`` (a chunk) as an AIMessageChunk or ``None``."""
@@ -333,6 +402,9 @@ class StreamState:
             more, new = self._read(choice)
             text += more
             pieces += new
+        more, new = self._nameless_calls()
+        text += more
+        pieces += new
         if not self.tool_calls_seen:  # as parse_response reads message.function_call: one call, whole
             pieces += [self.merger.add(index=_LEGACY_CALL, name=p.get("name"), args=p.get("arguments"))
                        for p in self.legacy]
