@@ -26,6 +26,7 @@ from toolwire.models._retry import (
     transport_error,
 )
 from toolwire.models._sdk import SDKChatModel
+from toolwire.models._tool_conversion import ServerTool, openai_builtin
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import anthropic as codec
 from toolwire.models.lowering._common import fold_top_union
@@ -86,6 +87,13 @@ class ChatAnthropic(SDKChatModel):
     extra: ClassVar[str] = "anthropic"
     untaken_options: ClassVar[str | None] = "anthropic"  # no seed: refused when the model is built (review 77)
     strict_mode: ClassVar[bool] = True  # sent as each tool's "strict" (strict tool use, lowering._anthropic_strict)
+
+    def _takes_server_tool(self, tool: ServerTool) -> bool:
+        """Anthropic's server tools (versioned types, and unversioned ones of no other provider), never one of
+        OpenAI's Responses API built-in tools (``{"type": "web_search"}``, ``file_search``, ``code_interpreter``,
+        ``mcp``...: :data:`~toolwire.models._tool_conversion.OPENAI_BUILTIN_TYPES`), which the Messages API
+        refuses with a 400 (review 217 #4)."""
+        return super()._takes_server_tool(tool) and not openai_builtin(tool)
 
     def __init__(self, model: str | None = None, *, top_k: int | None = None, **kwargs: Any) -> None:
         if top_k is not None:  # (review 203 #4: refused, with "did you mean 'top_p'")

@@ -338,8 +338,11 @@ class BaseChatModel(RunnableMethods, Batching):
 
     def _server_tool_refusal(self, tool: ServerTool) -> str:
         """The sentence :meth:`bind_tools` refuses the server tool ``tool`` with (one this model does not send)."""
+        from toolwire.models._tool_conversion import openai_builtin
+
         owner = {"anthropic": "Anthropic (ChatAnthropic)", "google": "Gemini (ChatGoogleGenAI)"}.get(
-            tool.provider or "", "another provider")
+            tool.provider or "", "OpenAI's Responses API (ChatOpenAI(use_responses_api=True))"
+            if openai_builtin(tool) else "another provider")
         return (f"Tool {tool.definition!r} is a server tool of {owner}, which that provider runs itself; "
                 f"{type(self).__name__} cannot send it: bind it to that provider's model, or use a toolwire tool.")
 
