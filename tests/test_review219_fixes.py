@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +16,7 @@ from tests._queued_http import QueuedServer, serving
 
 from toolwire import tool
 from toolwire.errors import ProviderError
-from toolwire.messages import merge_chunks
+from toolwire.messages import HumanMessage, ToolMessage, merge_chunks
 from toolwire.models import ChatOpenAI
 from toolwire.models._openai_choice import BOTH_REFUSED
 from toolwire.models.lowering import openai as codec
@@ -213,3 +214,34 @@ def test_2_other_nameless_streams_keep_their_reading() -> None:
         "arguments": '{"city": "Oslo"}'}}]}, "finish_reason": "tool_calls"}]})
     reply = merge_chunks([c for c in (first, state.finish()) if c is not None], as_chunk=False)
     assert reply.tool_calls == [] and len(reply.invalid_tool_calls) == 1
+
+
+# ---------------------------------------------------------------- #3 Responses preambles between the calls
+
+
+def _msg(i: int, text: str) -> dict[str, Any]:
+    return {"type": "message", "id": f"msg_{i}", "status": "completed", "role": "assistant", "phase": "commentary",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}
+
+
+def _fc(i: int, city: str) -> dict[str, Any]:
+    return {"type": "function_call", "id": f"fc_{i}", "call_id": f"call_{i}", "name": "get_weather",
+            "arguments": json.dumps({"city": city}), "status": "completed"}
+
+
+def _label(item: dict[str, Any]) -> str:
+    if item.get("type") in ("function_call", "function_call_output"):
+        return f"{item['type']}:{item['call_id']}"
+    return f"{item.get('role')}[{item.get('phase')}]:{item['content']}"
+
+
+def test_3_preambles_go_back_between_the_calls_without_reasoning_items() -> None:
+    output = [_msg(1, "Checking Oslo first."), _fc(1, "Oslo"), _msg(2, "Now Bergen."), _fc(2, "Bergen")]
+    ai = codec.parse_responses_response({"id": "resp_1", "object": "response", "model": "gpt-5.4",
+                                         "status": "completed", "output": output,
+                                         "usage": {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}})
+    items = codec.lower_responses_messages([HumanMessage("Weather?"), ai, ToolMessage("Sunny", tool_call_id="call_1"),
+                                            ToolMessage("Rain", tool_call_id="call_2")])
+    assert [_label(i) for i in items[1:]] == [
+        "assistant[commentary]:Checking Oslo first.", "function_call:call_1", "assistant[commentary]:Now Bergen.",
+        "function_call:call_2", "function_call_output:call_1", "function_call_output:call_2"]

@@ -23,8 +23,8 @@ reasoning item sent back without the item that followed it in the output
 id: so the items go back in their order, each message with its id, status and ``phase``. Without reasoning items
 the ids pair nothing and none of this is kept; only a message item's ``phase`` (``"commentary"`` for a preamble
 before tool calls, ``"final_answer"``: gpt-5.3-codex and later), which the API reference asks to send back on every
-assistant message, is kept then, as ``provider_data["openai"]["messages"]`` (``[{"text", "phase"}]``, one per
-message item; review 216 #2).
+assistant message, is kept then, as ``provider_data["openai"]["messages"]`` (``[{"text", "phase", "after_calls"}]``,
+one per message item, with the number of ``function_call`` items before it: review 216 #2, 219 #3).
 
 The ``annotations`` (``url_citation`` of a ``web_search`` answer...) and requested ``logprobs`` of the
 ``output_text`` parts are in ``response_metadata["annotations"]`` and ``response_metadata["logprobs"]``, with or
@@ -132,16 +132,22 @@ def _phase(item: dict[str, Any]) -> str | None:
 
 def _phases(items: list[dict[str, Any]]) -> dict[str, Any] | None:
     """``provider_data`` of a reply without reasoning whose ``message`` items have a ``phase``:
-    ``{"openai": {"messages": [{"text", "phase"}...]}}``, one entry per message item in order (its text as
-    :func:`parse_responses_response` reads it; ``phase`` left out when it has none), so each goes back as an assistant
-    message with its phase; ``None`` when no message item has one (nothing to keep; review 216 #2)."""
-    messages = [item for item in items if item.get("type") == "message"]
-    if not any(_phase(item) for item in messages):
+    ``{"openai": {"messages": [{"text", "phase", "after_calls"}...]}}``, one entry per message item in order (its text
+    as :func:`parse_responses_response` reads it; ``phase`` left out when it has none; ``after_calls``, the number of
+    ``function_call`` items before it in the output, left out when 0), so each goes back as an assistant message with
+    its phase, between the calls where it stood (a preamble before each call: review 219 #3); ``None`` when no
+    message item has one (nothing to keep; review 216 #2)."""
+    if not any(_phase(item) for item in items if item.get("type") == "message"):
         return None
     kept = []
-    for item in messages:
+    calls = 0
+    for item in items:
+        if item.get("type") == "function_call":
+            calls += 1
+        if item.get("type") != "message":
+            continue
         text = "".join(t for t, _ in map(_part_text, item.get("content") or ()) if t is not None)
-        entry = {"text": text, "phase": _phase(item)}
+        entry = {"text": text, "phase": _phase(item), "after_calls": calls or None}
         kept.append({k: v for k, v in entry.items() if v is not None})
     return {"openai": {"messages": kept}}
 

@@ -81,9 +81,9 @@ def responses_turn_items(message: AIMessage) -> list[dict[str, Any]]:
     not list (calls read from the text, say) follow, as an assistant message and ``function_call`` items.
 
     Without that order (an AIMessage of another provider, or of an older toolwire): the kept ``reasoning`` items,
-    then the text as an assistant message (one per message item of the reply, each with its ``phase``, when
-    ``provider_data["openai"]["messages"]`` keeps their phases: see :func:`_said`), then one ``function_call`` item
-    per call (with its item id when ``function_call_ids`` keeps one).
+    then one ``function_call`` item per call (with its item id when ``function_call_ids`` keeps one), the text as an
+    assistant message before them (one per message item of the reply, each with its ``phase`` and before the call it
+    stood before, when ``provider_data["openai"]["messages"]`` keeps them: see :func:`_said`).
 
     Args:
         message: the assistant turn.
@@ -123,25 +123,38 @@ def responses_turn_items(message: AIMessage) -> list[dict[str, Any]]:
                 items.append(_function_call_item(call, item_ids, ref.get("id")))
         elif isinstance(kind, str):  # a built-in tool's item (web_search_call...), unchanged
             items.append(copy.deepcopy(ref))
-    if (text := sent_text(message)) and not said:
-        items.extend(_said(text, kept.get("messages"), message.text))
-    items.extend(_function_call_item(c, item_ids) for c in waiting)
+    pending = _said(text, kept.get("messages"), message.text) if (text := sent_text(message)) and not said else []
+    for number, call in enumerate(waiting):  # each message before the call it stood before (review 219 #3)
+        while pending and pending[0][0] <= number:
+            items.append(pending.pop(0)[1])
+        items.append(_function_call_item(call, item_ids))
+    items.extend(item for _, item in pending)
     return items
 
 
-def _said(text: str, kept: Any, said: str) -> list[dict[str, Any]]:
+def _said(text: str, kept: Any, said: str) -> list[tuple[int, dict[str, Any]]]:
     """The turn's ``text`` as assistant messages, each with its ``phase`` when the reply's message items had one
-    (``kept``: ``provider_data["openai"]["messages"]``, ``[{"text", "phase"}]``; the API reference asks to send the
-    phase back on every assistant message, review 216 #2): one message per kept item that says something, while the
-    AIMessage still says what they said (``said``, its text); an edited text goes as one message, with the phase the
-    kept items share (none when they differ)."""
+    (``kept``: ``provider_data["openai"]["messages"]``, ``[{"text", "phase", "after_calls"}]``; the API reference asks
+    to send the phase back on every assistant message, review 216 #2): one message per kept item that says something,
+    while the AIMessage still says what they said (``said``, its text); an edited text goes as one message, with the
+    phase the kept items share (none when they differ).
+
+    Returns:
+        ``[(calls before it, message)]`` in order: each kept item's ``after_calls`` (the number of ``function_call``
+        items before it in the reply, so it goes back between the calls where it stood: review 219 #3), else 0.
+    """
     entries = [e for e in kept if isinstance(e, dict)] if isinstance(kept, list) else []
     phases = {e.get("phase") if isinstance(e.get("phase"), str) else None for e in entries}
     if not entries or phases == {None}:
-        return [{"role": "assistant", "content": text}]
+        return [(0, {"role": "assistant", "content": text})]
     if "".join(str(e.get("text") or "") for e in entries) == said:
-        out = [{"role": "assistant", "content": str(e["text"]), "phase": e.get("phase")} for e in entries
-               if isinstance(e.get("text"), str) and e["text"]]
-        return [{k: v for k, v in item.items() if v is not None} for item in out]
+        out = []
+        for e in entries:
+            if isinstance(e.get("text"), str) and e["text"]:
+                item = {"role": "assistant", "content": e["text"], "phase": e.get("phase")}
+                after = e.get("after_calls")
+                out.append((after if type(after) is int and after > 0 else 0,
+                            {k: v for k, v in item.items() if v is not None}))
+        return out
     phase = phases.pop() if len(phases) == 1 else None
-    return [{"role": "assistant", "content": text, **({"phase": phase} if phase else {})}]
+    return [(0, {"role": "assistant", "content": text, **({"phase": phase} if phase else {})})]
