@@ -127,8 +127,9 @@ def _check_list(value: Any, function: str) -> None:
     error about a ``str``), and one message escaped as a raw ``TypeError`` (review 211 #2).
 
     Raises:
-        UserError: ``value`` is a dict, a string or bytes, a toolwire or LangChain message or chunk, or not iterable;
-            the message says what to pass instead.
+        UserError: ``value`` is a dict, a string or bytes, a toolwire or LangChain message or chunk, an object or
+            dict holding the list under ``messages`` (an ``AgentResult``, a LangGraph state), or not iterable; the
+            message says what to pass instead.
     """
     from toolwire._printing import type_label
     from toolwire.chunks import AIMessageChunk
@@ -136,6 +137,13 @@ def _check_list(value: Any, function: str) -> None:
 
     writes = function == "messages_to_dict"
     items = "messages" if writes else "message dicts"
+    held = value.get("messages") if isinstance(value, Mapping) else getattr(value, "messages", None)
+    if isinstance(held, list | tuple) and not isinstance(value, BaseMessage | AIMessageChunk):
+        # an AgentResult (result.messages) or a LangGraph-style state dict ({"messages": [...]}): the slip of
+        # leaving out .messages / ["messages"] (review 218 #6)
+        name, where = ("dict", '["messages"]') if isinstance(value, Mapping) else (type_label(value), ".messages")
+        raise UserError(f"{function}() takes a list of {items}, not a {name} holding them: pass its "
+                        f"{where} (such as {function}(result{where})).")
     langchain = (type(value).__module__ or "").split(".")[0].startswith("langchain")
     if isinstance(value, BaseMessage | AIMessageChunk) or langchain:
         kind = type_label(value) if langchain else type(value).__name__
