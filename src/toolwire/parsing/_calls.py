@@ -27,6 +27,7 @@ from toolwire.parsing._scan import (
 )
 from toolwire.parsing.arguments import (
     EXAMPLE,
+    CallParts,
     call_parts,
     no_name_error,
     non_finite_error,
@@ -317,12 +318,36 @@ def _looks_like_schema(obj: dict[str, Any], args: Any) -> bool:
     return isinstance(args, dict) and args.get("type") == "object" and isinstance(args.get("properties"), dict)
 
 
+_SCHEMA_KEYS = ("parameters", "input_schema", "inputSchema")  # where a tool definition holds its JSON Schema
+
+
+def _is_definition(collector: Collector, item: Any, part: CallParts) -> bool:
+    """Whether list item ``item`` (its :class:`~toolwire.parsing.arguments.CallParts`: ``part``) has the shape of a
+    tool *definition*, not of a call: a JSON Schema object (``"type": "object"`` with ``"properties"``) as its
+    ``parameters``, ``input_schema`` (Anthropic) or ``inputSchema`` (MCP), unless the named tool's known schema
+    takes each of that object's keys as a parameter (a call of a tool whose arguments are a schema); or OpenAI's
+    ``{"type": "function", "function": {...}}`` whose function has no ``arguments`` and a ``description`` without
+    ``parameters``. Other keys, ``description`` included, are what a call may hold (flat arguments, or keys beside
+    ``"arguments"``: review 222 #2)."""
+    obj = part.obj
+    for key in _SCHEMA_KEYS:
+        value = obj.get(key)
+        if isinstance(value, dict) and value.get("type") == "object" and isinstance(value.get("properties"), dict):
+            params, open_ = _parameters(collector._schemas.get(collector.resolve(part.name) or part.name))
+            if open_ or not all(k in params for k in value):
+                return True
+    fn = item.get("function") if isinstance(item, dict) and item.get("type") == "function" else None
+    return isinstance(fn, dict) and "arguments" not in fn and "parameters" not in fn and "description" in fn
+
+
 def add_value(collector: Collector, value: Any, raw: str, *, marked: bool) -> bool:
     """Record the call(s) in a decoded value: one call object, or a list of call objects.
 
     A list counts only when every item is a call object and (outside a marker) at least one names a
-    bound tool and none looks like a tool definition (a ``description``, or a JSON Schema as its arguments, as
-    a model lists its tools); its items then count as marked, so unknown names in it become invalid calls.
+    bound tool and none has the shape of a tool definition (:func:`_is_definition`: a JSON Schema as its
+    ``parameters`` or ``input_schema``, or OpenAI's ``{"type": "function", "function": {...}}`` tool, as a model
+    lists its tools: review 215 #3); a ``description`` key alone does not make one, as it is often an argument
+    (review 222 #2). Its items then count as marked, so unknown names in it become invalid calls.
 
     Returns:
         True when something was recorded (the value's text is call syntax), else False.
@@ -335,7 +360,8 @@ def add_value(collector: Collector, value: Any, raw: str, *, marked: bool) -> bo
             if not marked:
                 return False
         elif not marked and (not any(collector.resolve(p.name) for p in parts if p is not None)
-                             or any(_looks_like_schema(p.obj, p.args) for p in parts if p is not None)):
+                             or any(_is_definition(collector, item, p) for item, p in zip(value, parts, strict=True)
+                                    if p is not None)):
             return False  # (a list of tool definitions in prose, as one definition: review 215 #3)
         for item in value:
             collector.add_object(item, raw_text(item) or "", marked=True)
