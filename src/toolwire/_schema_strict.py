@@ -46,7 +46,7 @@ from typing import Any
 
 from pydantic.errors import PydanticInvalidForJsonSchema
 from pydantic.json_schema import JsonSchemaMode, JsonSchemaValue
-from pydantic_core import PydanticCustomError, SchemaValidator
+from pydantic_core import PydanticCustomError, PydanticOmit, SchemaValidator
 
 from toolwire._schema_dates import WRITTEN as _WRITTEN
 from toolwire._schema_dates import NotDigits as _NotDigits
@@ -172,7 +172,7 @@ class _BoolApart:
 
 
 _BEFORE_CHECKS = (KeyFromText, _NotDigits, DistinctKeys, NumberNotBool)  # (made once: not an ``A | B`` per call)
-_WRAP_CHECKS = (_BoolApart, EnumApart, DatesApart)
+_WRAP_CHECKS = (_BoolApart, EnumApart)
 
 
 def transparent(node: dict[str, Any]) -> bool:
@@ -367,7 +367,8 @@ def _walk(node: Any, config: dict[str, Any], classes: list[type]) -> Any:
             return node
         if schema_type == "float":
             return not_bool(_float(node, config), config)
-        if schema_type in ("function-before", "function-wrap") and transparent(node):
+        if (schema_type in ("function-before", "function-wrap") and transparent(node)) or (
+                schema_type == "tagged-union" and isinstance(node.get("discriminator"), DatesApart)):
             return node  # written here already (a schema walked again)
         own = type(node.get("config")) is dict
         if own:  # the config a model, TypedDict or dataclass passes down
@@ -502,7 +503,12 @@ class StrictJsonSchema(NamedTupleObjects):
         one without it: "Unable to extract tag"), while pydantic leaves a defaulted tag out of ``required`` (``method:
         Literal["card"] = "card"``), so every lowering and the local grammar offered a call validation refused. A
         branch that is a ``$ref`` gets the whole ``required`` list beside it (the definition may serve elsewhere,
-        where the field stays optional); a tag chosen by a function (``Discriminator(callable)``) is left alone."""
+        where the field stays optional); a tag chosen by a function (``Discriminator(callable)``) is left alone. A
+        union's date member (:class:`~toolwire._schema_unions.DatesApart`) is the date it was written as (once)."""
+        if isinstance(schema.get("discriminator"), DatesApart):
+            if schema["discriminator"].paired:
+                raise PydanticOmit  # (its guarded node beside it is the member the schema shows)
+            return self.generate_inner(schema["discriminator"].node)
         out = super().tagged_union_schema(schema)
         found = out.get("discriminator")
         tag = found.get("propertyName") if isinstance(found, dict) else None

@@ -10,10 +10,12 @@ gives to another branch:
   digits written as text (:class:`NumberNotBool`): the number member reads them; ``true``/``false`` (and ``"true"``)
   still go to the ``bool``.
 * a ``date``, ``datetime`` or ``time`` (``datetime | int``): a number, or digits alone as text, is read as a Unix
-  timestamp (or seconds), which a lone ``datetime`` refuses (:class:`toolwire._schema_dates.NotDigits`). The
-  guard is taken off the members of a union for any other value, where pydantic's exact match must decide (review
-  129 #1), but kept for a number or digits (:class:`DatesApart`): the other members decide, and with none taking it
-  the value is refused as a lone date refuses it. (A union holding a class besides keeps pydantic's reading.)
+  timestamp (or seconds), which a lone ``datetime`` refuses (:class:`toolwire._schema_dates.NotDigits`). That guard,
+  a function, would hide pydantic's exact match in a union (review 129 #1), so such a member becomes a
+  ``tagged-union`` whose discriminator (:class:`DatesApart`) refuses a number or digits and hands any other value,
+  unchanged, to the member's own node: the other members decide numbers, and with none taking one it is refused as a
+  lone date refuses it. Only that member changes: the model's config and validators reading ``info.data`` keep
+  working (review 222 #1). (A union holding a class besides keeps pydantic's reading.)
 
 Both are written once, when a tool is defined; the JSON Schema writers see through them
 (:func:`toolwire._schema_strict.transparent`).
@@ -21,15 +23,13 @@ Both are written once, when a tool is defined; the JSON Schema writers see throu
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from typing import Any
 
-from pydantic_core import PydanticCustomError, SchemaValidator
+from pydantic_core import PydanticCustomError, SchemaValidator, ValidationError
 
-from toolwire._schema_dates import _NUMBER, WRITTEN, unwrapped_choices
+from toolwire._schema_dates import _NUMBER, WRITTEN, NotDigits, unwrapped_choices
 
-__all__ = ["DatesApart", "NumberNotBool", "apart_unions", "union_rule"]
+__all__ = ["DatesApart", "NumberNotBool", "apart_unions", "dates_apart", "union_rule"]
 
 _NUMBERS = frozenset(("int", "float", "decimal"))
 _DATES = frozenset(WRITTEN)
@@ -51,36 +51,57 @@ class NumberNotBool:
 
 
 _NOT_BOOL = NumberNotBool()
+_TAG = "date"  # (the tag of DatesApart's one branch)
 
 
 class DatesApart:
-    """The ``function-wrap`` (with info) of a union holding a ``date``, ``datetime`` or ``time`` member, whose inner
-    schema is the union with its members' :class:`~toolwire._schema_dates.NotDigits` guards kept: a number or digits
-    alone (``1700000000``, ``"20250515"``) is read by it, so the other members decide. Any other value is read by
-    the union as written (``plain``, without the guards) in JSON mode, where pydantic's exact match decides
-    (``datetime | str`` gives ISO text as a ``datetime``: review 129 #1) and a wrapper's handler would read the
-    value as Python data; in Python mode the guards change nothing for such a value."""
+    """The discriminator of a ``tagged-union`` standing for a ``date``, ``datetime`` or ``time`` member of a union
+    (:func:`dates_apart`), whose one branch is the member's node, given the value itself: JSON data stays JSON data,
+    so pydantic's exact match still decides (``datetime | str`` gives ISO text as a ``datetime``, review 129 #1). A
+    number or digits alone (``1700000000``, ``"20250515"``), and a value the node refuses, get no tag: the member
+    refuses it as pydantic refuses a wrong type ("Input should be a valid date", at the member's place, so the error's
+    path is the argument's), and the other members decide. Nothing else of the union changes: the model's config and
+    a member validator's ``info.data`` are kept (review 222 #1). ``paired``: the member's guarded node
+    (:class:`~toolwire._schema_dates.NotDigits`) stands beside it in the union, to say what to write for a number;
+    the JSON Schema then shows that one alone."""
 
-    __slots__ = ("plain", "validator")
+    __slots__ = ("node", "paired", "validator")
+    __name__ = "dates_apart"  # (pydantic-core names a tagged union after its discriminator)
 
-    def __init__(self, plain: dict[str, Any]) -> None:
-        self.plain = plain
+    def __init__(self, node: dict[str, Any], paired: bool = False) -> None:
+        self.node = node
+        self.paired = paired
         self.validator: SchemaValidator | None = None
 
-    def __call__(self, value: Any, handler: Callable[[Any], Any], info: Any) -> Any:
+    def __call__(self, value: Any) -> str | None:
         cls = value.__class__
-        if cls is int or cls is float or (cls is str and _NUMBER.match(value)) or info.mode != "json":
-            return handler(value)
+        if cls is int or cls is float or (cls is str and _NUMBER.match(value)):
+            return None
+        if self.validator is None:  # (built at the first need: a date node alone, which reads no config)
+            self.validator = SchemaValidator(self.node)  # type: ignore[arg-type]
         try:
-            text = _encode(value)
-        except (TypeError, ValueError):  # (not JSON data)
-            return handler(value)
-        if self.validator is None:  # (built at the first need)
-            self.validator = SchemaValidator(self.plain)  # type: ignore[arg-type]
-        return self.validator.validate_json(text)
+            self.validator.validate_python(value)
+        except ValidationError:
+            return None
+        return _TAG
 
 
-_encode = json.JSONEncoder(ensure_ascii=True, allow_nan=False, check_circular=False, separators=(",", ":")).encode
+def dates_apart(node: dict[str, Any], paired: bool = False) -> dict[str, Any]:
+    """The ``date``, ``datetime`` or ``time`` core schema ``node`` as a union member refusing numbers and digits
+    alone (see :class:`DatesApart`); a ``ref`` moves to the ``tagged-union``."""
+    inner = {k: v for k, v in node.items() if k != "ref"}
+    out = {"type": "tagged-union", "choices": {_TAG: inner}, "discriminator": DatesApart(inner, paired),
+           "custom_error_type": f"{node['type']}_type"}
+    if "ref" in node:
+        out["ref"] = node["ref"]
+    return out
+
+
+def _guarded(node: Any) -> bool:
+    """Whether ``node`` is a date node's :class:`~toolwire._schema_dates.NotDigits` wrapper."""
+    function = node["function"].get("function") if isinstance(node, dict) and isinstance(node.get("function"),
+                                                                                           dict) else None
+    return node.get("type") == "function-before" and isinstance(function, NotDigits)  # type: ignore[union-attr]
 
 
 def _kind(node: Any) -> str | None:
@@ -122,21 +143,41 @@ def _holds_class(value: Any, depth: int = 0) -> bool:
 
 def union_rule(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``union`` core schema ``node`` with its members kept apart (see the module docs); ``node`` itself when
-    nothing applies. A union whose members hold a date (with its :class:`~toolwire._schema_dates.NotDigits` guard)
-    is wrapped by :class:`DatesApart` (the ``ref`` moving to the wrapper); one holding a class or a definition too
-    is only unwrapped (:func:`~toolwire._schema_dates.unwrapped_choices`: its exact match kept, numbers left to it)."""
+    nothing applies. The :class:`~toolwire._schema_dates.NotDigits` guards of its date members, at any depth
+    (``list[date] | list[str]``), become :func:`dates_apart` nodes; in a union holding a class or a definition too
+    they are only taken off (:func:`~toolwire._schema_dates.unwrapped_choices`: its exact match kept, numbers left
+    to it)."""
     plain = unwrapped_choices(node, config)
     if plain is node:
         return _bools_apart(node, config)
-    inner = {k: v for k, v in node.items() if k != "ref"}
-    if _holds_class(inner):
+    if _holds_class({k: v for k, v in node.items() if k != "ref"}):
         return _bools_apart(plain, config)
-    wrap = DatesApart(_bools_apart({k: v for k, v in plain.items() if k != "ref"}, config))
-    out = {"type": "function-wrap", "function": {"type": "with-info", "function": wrap},
-           "schema": _bools_apart(inner, config)}
-    if "ref" in node:
-        out["ref"] = node["ref"]
-    return out
+    choices: list[Any] = []
+    for choice in node["choices"]:  # a date member: its tagged union, then its guard (see DatesApart)
+        if _guarded(choice):
+            choices.append(dates_apart({**choice["schema"], **({"ref": choice["ref"]} if "ref" in choice else {})},
+                                       paired=True))
+            choices.append({k: v for k, v in choice.items() if k != "ref"})
+        else:
+            choices.append(_guards_apart(choice, 0))
+    return _bools_apart({**node, "choices": choices}, config)
+
+
+def _guards_apart(value: Any, depth: int) -> Any:
+    """``value`` (a core schema, or a list, tuple or dict holding schemas) with its
+    :class:`~toolwire._schema_dates.NotDigits` wrappers made :func:`dates_apart` nodes; the same object when it
+    holds none."""
+    if depth > 64:
+        return value
+    if isinstance(value, dict):
+        if _guarded(value):
+            return dates_apart({**value["schema"], **({"ref": value["ref"]} if "ref" in value else {})})
+        out = {key: _guards_apart(item, depth + 1) for key, item in value.items()}
+        return value if all(out[key] is item for key, item in value.items()) else out
+    if isinstance(value, list | tuple):
+        items = [_guards_apart(item, depth + 1) for item in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else type(value)(items)
+    return value
 
 
 def apart_unions(node: Any, depth: int = 0) -> Any:

@@ -1,0 +1,63 @@
+"""Review 222: half-fixes in schemas, unions, dispatch and docstrings (#1, #4-#8)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationInfo
+
+from toolwire import tool
+
+
+def _call(t: Any, args: dict[str, Any]) -> str:
+    return str(t.invoke({"type": "tool_call", "id": "c1", "name": t.name, "args": args}).content)
+
+
+class _Note(BaseModel):
+    model_config = ConfigDict(str_max_length=5, str_to_upper=True, str_strip_whitespace=True)
+    when: dt.datetime | str = "NOW"
+
+
+def _with_tz(value: str, info: ValidationInfo) -> str:
+    return f"{value}@{info.data['tz']}"
+
+
+class _Slot(BaseModel):
+    tz: str = "UTC"
+    when: dt.datetime | Annotated[str, AfterValidator(_with_tz)] = "now"
+
+
+@tool
+def _remind(note: _Note | None = None, slot: _Slot | None = None) -> str:
+    """Set a reminder.
+
+    Args:
+        note: the note
+        slot: the slot
+    """
+    return repr((note, slot))
+
+
+def test_a_date_union_in_a_model_keeps_the_model_config() -> None:
+    """(#1) ``datetime | str`` in a model with ``str_max_length``/``str_to_upper``/``str_strip_whitespace``."""
+    assert _call(_remind, {"note": {"when": "  later  "}}) == "(_Note(when='LATER'), None)"
+    assert _remind.invoke({"note": {"when": "  later  "}}) == "(_Note(when='LATER'), None)"
+    text = _call(_remind, {"note": {"when": "next week please"}})
+    assert text.startswith("Error: Invalid arguments") and "at most 5 characters" in text
+    assert "'note.when'" in text
+
+
+def test_a_date_union_member_validator_reads_the_other_fields() -> None:
+    """(#1) A member's validator reading ``info.data`` gets the model's other fields."""
+    assert _call(_remind, {"slot": {"tz": "CET", "when": "tomorrow"}}) == "(None, _Slot(tz='CET', when='tomorrow@CET'))"
+
+
+def test_a_date_union_still_keeps_numbers_and_iso_text_apart() -> None:
+    """(#1) What 1f56f66 fixed stays fixed: a number is not a timestamp, ISO text is still a date."""
+    assert _call(_remind, {"note": {"when": "2025-01-01T10:00:00"}}) == \
+        "(_Note(when=datetime.datetime(2025, 1, 1, 10, 0)), None)"
+    assert _call(_remind, {"note": {"when": "17"}}) == "(_Note(when='17'), None)"
+    assert _call(_remind, {"note": {"when": 1700000000}}).startswith("Error: Invalid arguments")
+    assert _remind.parameters["properties"]["note"]["anyOf"][0]["properties"]["when"]["anyOf"] == [
+        {"format": "date-time", "type": "string"}, {"maxLength": 5, "type": "string"}]
