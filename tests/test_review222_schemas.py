@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
-from typing import Annotated, Any
+import enum
+from typing import Annotated, Any, Literal
 
+import pytest
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationInfo
 
-from toolwire import tool
+from toolwire import ToolCall, ToolExecutor, tool
 
 
 def _call(t: Any, args: dict[str, Any]) -> str:
@@ -61,3 +64,46 @@ def test_a_date_union_still_keeps_numbers_and_iso_text_apart() -> None:
     assert _call(_remind, {"note": {"when": 1700000000}}).startswith("Error: Invalid arguments")
     assert _remind.parameters["properties"]["note"]["anyOf"][0]["properties"]["when"]["anyOf"] == [
         {"format": "date-time", "type": "string"}, {"maxLength": 5, "type": "string"}]
+
+
+class _Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+@tool
+def _alert(level: bool | _Level = False, other: _Level | bool = False, pick: bool | Literal[0, 5] = False,
+           two: bool | Literal[1, 2] = False) -> str:
+    """Raise an alert.
+
+    Args:
+        level: False for none, or a level
+        other: a level, or False for none
+        pick: a literal or a flag
+        two: a literal or a flag
+    """
+    return repr((level, other, pick, two))
+
+
+def _paths(t: Any, args: dict[str, Any]) -> list[str]:
+    """What the function gets (or the error) on invoke(args), invoke(tool_call), ainvoke and ToolExecutor."""
+    call = {"type": "tool_call", "id": "c1", "name": t.name, "args": args}
+    try:
+        first = str(t.invoke(args))
+    except Exception as exc:  # (invoke(args) raises what the tool call reports)
+        first = f"raised {type(exc).__name__}"
+    return [first, str(t.invoke(call).content), str(asyncio.run(t.ainvoke(call)).content),
+            str(ToolExecutor([t]).execute([ToolCall(**call)])[0].content)]
+
+
+@pytest.mark.parametrize("value", [1, 1.0])
+def test_a_whole_number_beside_a_bool_goes_to_the_enum_or_literal_of_numbers(value: float) -> None:
+    """(#4) ``bool | IntEnum`` and ``bool | Literal[1, 2]`` read ``1``/``1.0`` as the member, in either order."""
+    want = "(<_Level.LOW: 1>, <_Level.LOW: 1>, False, 1)"
+    assert _paths(_alert, {"level": value, "other": value, "two": value}) == [want] * 4
+
+
+def test_a_whole_number_no_literal_takes_is_refused_not_read_as_a_bool() -> None:
+    """(#4) ``bool | Literal[0, 5]`` given ``1.0``: neither branch of the schema takes it."""
+    assert all(out.startswith(("raised", "Error: Invalid arguments")) for out in _paths(_alert, {"pick": 1.0}))
+    assert _paths(_alert, {"level": True, "pick": True})[1] == "(True, False, True, False)"

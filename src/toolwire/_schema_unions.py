@@ -4,11 +4,12 @@ Private to :mod:`toolwire._schema_strict`. pydantic's smart union, when no membe
 to the first member that takes it in lax mode, in the order written. Two members read numbers that JSON Schema
 gives to another branch:
 
-* a ``bool`` beside an ``int``, ``float`` or ``Decimal`` (``bool | int``): ``1.0`` and ``0.0`` are whole numbers,
-  which JSON Schema counts as integers and never as booleans, yet pydantic's lax ``bool`` read them as ``True`` and
-  ``False`` (an order of one unit became "refill to capacity"). Such a ``bool`` member now refuses numbers and
-  digits written as text (:class:`NumberNotBool`): the number member reads them; ``true``/``false`` (and ``"true"``)
-  still go to the ``bool``.
+* a ``bool`` beside an ``int``, ``float``, ``Decimal`` or a ``Literal``/``Enum`` of numbers (``bool | int``,
+  ``bool | IntEnum``): ``1.0`` and ``0.0`` are whole numbers, which JSON Schema counts as integers and never as
+  booleans, yet pydantic's lax ``bool`` read them as ``True`` and ``False`` (an order of one unit became "refill to
+  capacity"; "level 1" became "alert on", or not, by the order of the union: review 222 #4). Such a ``bool``
+  member now refuses numbers and digits written as text (:class:`NumberNotBool`): the number member reads them;
+  ``true``/``false`` (and ``"true"``) still go to the ``bool``.
 * a ``date``, ``datetime`` or ``time`` (``datetime | int``): a number, or digits alone as text, is read as a Unix
   timestamp (or seconds), which a lone ``datetime`` refuses (:class:`toolwire._schema_dates.NotDigits`). That guard,
   a function, would hide pydantic's exact match in a union (review 129 #1), so such a member becomes a
@@ -23,6 +24,7 @@ Both are written once, when a tool is defined; the JSON Schema writers see throu
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from pydantic_core import PydanticCustomError, SchemaValidator, ValidationError
@@ -31,7 +33,7 @@ from toolwire._schema_dates import _NUMBER, WRITTEN, NotDigits, unwrapped_choice
 
 __all__ = ["DatesApart", "NumberNotBool", "apart_unions", "dates_apart", "union_rule"]
 
-_NUMBERS = frozenset(("int", "float", "decimal"))
+_NUMBERS = frozenset(("int", "float", "decimal", "number"))
 _DATES = frozenset(WRITTEN)
 _FUNCTIONS = ("function-before", "function-wrap", "function-after")
 
@@ -105,12 +107,27 @@ def _guarded(node: Any) -> bool:
 
 
 def _kind(node: Any) -> str | None:
-    """The core schema type of the union member ``node``, seen through function validators; None for a pair."""
+    """The core schema type of the union member ``node``, seen through function validators; None for a pair. A
+    ``literal`` or ``enum`` of numbers (``Literal[1, 2]``, an ``IntEnum``) is ``"number"``: JSON Schema gives it a
+    whole number as it gives one to an ``int`` (review 222 #4)."""
     depth = 0
     while isinstance(node, dict) and node.get("type") in _FUNCTIONS and isinstance(node.get("schema"), dict) \
             and depth < 16:
         node, depth = node["schema"], depth + 1
-    return node.get("type") if isinstance(node, dict) else None
+    if not isinstance(node, dict):
+        return None
+    kind = node.get("type")
+    if kind == "literal" and _numbers(node.get("expected")):
+        return "number"
+    if kind == "enum" and (node.get("sub_type") in ("int", "float") or _numbers(node.get("members"))):
+        return "number"
+    return kind  # type: ignore[no-any-return]
+
+
+def _numbers(values: Any) -> bool:
+    """Whether ``values`` (a literal's or an enum's) hold a number and no boolean."""
+    values = [v.value if isinstance(v, enum.Enum) else v for v in values or ()]
+    return any(type(v) in (int, float) for v in values) and not any(type(v) is bool for v in values)
 
 
 def _strict(node: Any, config: dict[str, Any] | None) -> bool:
