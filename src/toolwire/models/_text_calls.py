@@ -201,9 +201,10 @@ def _parse_marked(text: str, start: int, names: Collection[str] | Mapping[str, A
     """Parse ``text`` from ``start`` (a marked call format's first line, outside reasoning) to its end in
     ``dialect``, without the ``<think>`` blocks after it (:func:`_think_blocks`): a call drafted in such a block
     after a real call is not read (review 202 #2). Each block is parsed as a mark of its own that the parser
-    leaves in the text, and put back in place. When the parser takes a block's mark into a call, or a block
-    runs on unclosed to the end (a string quoting the call's closing tag before it would end the call there:
-    review 215 #4), the ``<think>`` tags alone are parsed as marks, and those it takes into a call read whole (a
+    leaves in the text, and put back in place. When the parser takes a block's mark into a call, finds an invalid
+    call, or a block runs on unclosed to the end (a string quoting the call's closing tag before a quoted
+    ``<think>`` would end the call there, whether that block is closed later or not: reviews 215 #4, 222 #3),
+    the ``<think>`` tags alone are parsed as marks, and those it takes into a call read whole (a
     valid call, or an invalid one whose own arguments close around the tag) are quoted text, not opening tags:
     the blocks the others open are left out of a last parse, and what it takes in is put back where it stands. A tag the
     parser folds into an invalid call that runs on past its text (a call line cut off before the block) still
@@ -223,9 +224,10 @@ def _parse_marked(text: str, start: int, names: Collection[str] | Mapping[str, A
         return parsed.content, parsed.tool_calls, parsed.invalid_tool_calls
     placed = re.compile(re.escape(mark) + r"(\d+)" + re.escape(mark))
     parsed, joined, quoted, broken = _parse_without(text, start, spans, mark, placed, names, dialect)
-    # (a block left open runs to the end: a <think> quoted after a string's quoted closing tag would cut the call
-    # there, </tool_call> read as its end, and the mark stay out of it: review 215 #4)
-    if quoted or broken or spans[-1][1] == len(text):
+    # (a <think> quoted after a string's quoted closing tag: the block it opens, to the end or to a real </think>
+    # later, cuts the call there, </tool_call> read as its end, so the mark stays out of it and the cut call is
+    # invalid: reviews 215 #4, 222 #3)
+    if quoted or broken or parsed.invalid_tool_calls or spans[-1][1] == len(text):
         tags = [m.span() for m in _THINK_TAG.finditer(text, start)]
         inside = _parse_without(text, start, tags, mark, placed, names, dialect)[2]
         spans = _think_blocks(text, start, frozenset(tags[index][0] for index in inside))
