@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import enum
+import functools
+import pickle
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -107,3 +109,41 @@ def test_a_whole_number_no_literal_takes_is_refused_not_read_as_a_bool() -> None
     """(#4) ``bool | Literal[0, 5]`` given ``1.0``: neither branch of the schema takes it."""
     assert all(out.startswith(("raised", "Error: Invalid arguments")) for out in _paths(_alert, {"pick": 1.0}))
     assert _paths(_alert, {"level": True, "pick": True})[1] == "(True, False, True, False)"
+
+
+class _Formatter:
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    @functools.singledispatchmethod
+    def show(self, value: int) -> str:
+        """Show a value.
+
+        Args:
+            value: the value to show
+        """
+        return f"{self.prefix} int {value}"
+
+    @show.register
+    def _(self, value: str) -> str:
+        return f"{self.prefix} str {value}"
+
+    @functools.singledispatchmethod
+    @classmethod
+    def kind(cls, value: int) -> str:
+        """Name a value's kind.
+
+        Args:
+            value: the value
+        """
+        return f"{cls.__name__} int {value}"
+
+
+def test_a_singledispatchmethod_tool_from_an_instance_pickles() -> None:
+    """(#5) ``tool(instance.method)`` of a ``singledispatchmethod`` pickles with its instance, as a method does."""
+    made = tool(_Formatter("at").show)
+    again = pickle.loads(pickle.dumps(made))
+    assert again.invoke({"value": 3}) == "at int 3"
+    assert (again.name, again.description) == (made.name, made.description)
+    for receiver in (_Formatter("x"), _Formatter):
+        assert pickle.loads(pickle.dumps(tool(receiver.kind))).invoke({"value": 4}) == "_Formatter int 4"

@@ -14,7 +14,7 @@ from typing import Any
 
 from toolwire.errors import SchemaError
 
-__all__ = ["bound_dispatch_method", "dispatch_positional"]
+__all__ = ["bound_dispatch_method", "dispatch_method_source", "dispatch_positional", "is_dispatch_method"]
 
 _METHOD_GET = "singledispatchmethod.__get__.<locals>._method"  # (the function singledispatchmethod.__get__ returns)
 
@@ -30,8 +30,8 @@ def _closure(func: types.FunctionType) -> dict[str, Any]:
     return out
 
 
-def _dispatch_method(func: Any) -> bool:
-    """Whether ``func`` is the function ``functools.singledispatchmethod.__get__`` returns."""
+def is_dispatch_method(func: Any) -> bool:
+    """Whether ``func`` is the function ``functools.singledispatchmethod.__get__`` returns (bound or not)."""
     return type(func) is types.FunctionType and getattr(func.__code__, "co_qualname", "") == _METHOD_GET
 
 
@@ -39,11 +39,30 @@ def bound_dispatch_method(func: Any) -> bool:
     """Whether ``func`` is a ``functools.singledispatchmethod`` read from an instance, or a class or static one
     (the function its ``__get__`` returns, already bound to its receiver, though its ``__wrapped__`` takes ``self``
     first)."""
-    if not _dispatch_method(func):
+    if not is_dispatch_method(func):
         return False
     found = _closure(func)
     return found.get("obj") is not None or isinstance(getattr(found.get("self"), "func", None),
                                                       classmethod | staticmethod)
+
+
+def dispatch_method_source(func: Any) -> tuple[Any, str] | None:
+    """``(receiver, name)`` such that ``getattr(receiver, name)`` gives ``func`` again (an equal function), when
+    ``func`` is a bound ``singledispatchmethod`` (:func:`bound_dispatch_method`): the instance it was read from (else
+    its class) and the name its class holds the ``singledispatchmethod`` under; None for any other ``func``, or when
+    no class along the receiver's MRO holds it. Pickle saves such a tool's method this way, as it saves a bound
+    method (review 222 #5)."""
+    if not bound_dispatch_method(func):
+        return None
+    found = _closure(func)
+    descriptor, obj, cls = found.get("self"), found.get("obj"), found.get("cls")
+    receiver = obj if obj is not None else cls
+    owner = receiver if isinstance(receiver, type) else type(receiver)
+    for klass in getattr(owner, "__mro__", ()):
+        for name, value in klass.__dict__.items():
+            if value is descriptor:
+                return receiver, name
+    return None
 
 
 def dispatch_positional(func: Any, positional_only: tuple[str, ...], tool_name: str) -> tuple[str, ...]:
@@ -61,7 +80,7 @@ def dispatch_positional(func: Any, positional_only: tuple[str, ...], tool_name: 
         skip = 0
     elif bound_dispatch_method(func):
         skip = 0 if isinstance(getattr(func, "__wrapped__", None), staticmethod) else 1  # (self or cls)
-    elif _dispatch_method(func):  # read from its class: no instance to call it on
+    elif is_dispatch_method(func):  # read from its class: no instance to call it on
         name = getattr(func, "__qualname__", "the method")
         raise SchemaError(f"Tool {tool_name!r} is the functools.singledispatchmethod {name} read from its class: "
                           "make the tool from an instance's method instead, tool(instance.method).")

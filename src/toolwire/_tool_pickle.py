@@ -10,7 +10,8 @@ so a tool is pickled by what makes it, not by its state, in the first of these w
    instance (or class), as pickle does for bound methods.
 3. *Rebuilt*: a tool made by ``Tool.from_function`` (or ``tool(...)`` with options) or ``Tool.from_schema``
    (without a ``validate`` callable) is made again from its function, which pickle saves by reference, with
-   the tool's current name, description and options.
+   the tool's current name, description and options. A ``functools.singledispatchmethod`` read from an instance
+   (``tool(Svc().show)``) is saved as its instance (or class) and name, as pickle saves a bound method.
 
 Anything else (a function defined inside another function, a lambda, a tool built from a ready
 ``FunctionSchema`` or with its own ``validate``) raises :class:`pickle.PicklingError` in one sentence that
@@ -24,6 +25,8 @@ import importlib
 import pickle
 import types
 from typing import TYPE_CHECKING, Any
+
+from toolwire._tool_dispatch import dispatch_method_source, is_dispatch_method
 
 if TYPE_CHECKING:
     from toolwire.tools import Tool
@@ -115,6 +118,19 @@ def _defined_inside(func: Any) -> str | None:
     return None
 
 
+class _Attribute:
+    """Pickled as ``getattr(receiver, name)``: a ``singledispatchmethod`` read from an instance, whose function (a
+    closure ``singledispatchmethod.__get__`` makes) pickle cannot save by name (review 222 #5)."""
+
+    __slots__ = ("name", "receiver")
+
+    def __init__(self, receiver: Any, name: str) -> None:
+        self.receiver, self.name = receiver, name
+
+    def __reduce__(self) -> Any:
+        return getattr, (self.receiver, self.name)
+
+
 def reduce_tool(tool: Tool) -> Any:
     """``tool.__reduce_ex__``: how pickle saves a tool (see the module docstring for the three ways).
 
@@ -143,6 +159,12 @@ def reduce_tool(tool: Tool) -> Any:
         raise pickle.PicklingError(
             f"Tool {tool.name!r} cannot be pickled: its function {inner} is defined inside another function or "
             "is a lambda; define the function at module level.")
+    if (found := dispatch_method_source(func)) is not None:  # (made again from its instance, as a bound method)
+        func = _Attribute(*found)
+    elif is_dispatch_method(func):
+        raise pickle.PicklingError(
+            f"Tool {tool.name!r} cannot be pickled: its functools.singledispatchmethod was not found on its "
+            "instance's class; make the tool from a method the class defines.")
     options = {key: getattr(tool, key) for key in _OPTIONS}
     extra = getattr(tool.spec, "extra", None)  # (a tool_from_schema tool's "strict": review 118)
     return rebuild_tool, (type(tool), source[0], func, source[1], tool.name, tool.description, options,
