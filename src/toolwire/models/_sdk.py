@@ -39,6 +39,7 @@ from toolwire.models._handed_out import close_sync as _close_sync
 from toolwire.models._keys import Secret, resolve_key
 from toolwire.models._loop_clients import Clients as _Clients
 from toolwire.models._one_call import _stream_filter as stream_filter
+from toolwire.models._proxy_env import made_client
 from toolwire.models._retry import (
     RetryPolicy,
     aclose_stream,
@@ -365,14 +366,14 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         clients = self._clients
         with clients.lock:
             if clients.sync is None:
-                clients.sync = self._make_client(False)
+                clients.sync = made_client(self._make_client, False)
             return clients.sync
 
     def _aclient(self) -> Any:
         """The async SDK client of the running event loop, made on the loop's first call and reused by the next
         ones there (loops in several threads, or ``asyncio.run`` per request: one client each); it is closed on its
         loop when the loop shuts down (see :mod:`toolwire.models._loop_clients`)."""
-        return self._clients.for_loop(asyncio.get_running_loop(), lambda: self._make_client(True))
+        return self._clients.for_loop(asyncio.get_running_loop(), lambda: made_client(self._make_client, True))
 
     def _taken(self, used: list[Any]) -> Any:
         """The current sync SDK client, noted last in ``used`` and marked in use until :meth:`_given_back`: while
@@ -380,7 +381,7 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         clients = self._clients
         with clients.lock:  # (taken under the lock close() swaps the client under: never one it has closed)
             if clients.sync is None:
-                clients.sync = self._make_client(False)
+                clients.sync = made_client(self._make_client, False)
             client = clients.sync
             _IN_USE.take(client)
         used.append(client)

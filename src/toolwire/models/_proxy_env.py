@@ -1,0 +1,149 @@
+"""A proxy setting the SDKs' HTTP library cannot read, said in one sentence (review 220 #3).
+
+The OpenAI, Anthropic and Gemini SDKs build their HTTP client (httpx) when a model sends its first request, and
+httpx reads ``HTTPS_PROXY``, ``HTTP_PROXY`` and ``ALL_PROXY`` (in either case) there. A value it cannot parse (a port
+that is no number, a scheme it has not, a password with an un-encoded ``/`` that makes part of it read as the
+"port") raised httpx's own ``InvalidURL`` or ``ValueError``: no toolwire error, no word of which setting was wrong,
+and the "port" quoted was the start of the password. :func:`made_client` turns such a failure into a
+:class:`~toolwire.errors.UserError` that names the variable and shows its URL with the user name and password
+masked; any other failure passes through unchanged.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import sys
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+from toolwire.errors import UserError
+from toolwire.models._pull_hub import _user_info, shown_endpoint
+
+__all__ = ["made_client", "proxy_problem"]
+
+_SCHEMES = ("http", "https", "socks5", "socks5h")  # the proxy schemes httpx takes
+_ADVICE = "write it as http://[user:password@]host:port, or unset it"
+
+
+def _settings() -> list[tuple[str, str]]:
+    """The proxy variables httpx reads, as ``(name, value)``: the ``http``, ``https`` and ``all`` entries of
+    :func:`urllib.request.getproxies` (what httpx asks), each named by the variable that holds its value (the
+    lower-case spelling first, as urllib prefers it)."""
+    found = urllib.request.getproxies()
+    settings = []
+    for scheme in ("https", "http", "all"):
+        value = found.get(scheme)
+        if not value:
+            continue
+        names = [name for name, held in os.environ.items() if name.lower() == f"{scheme}_proxy" and held == value]
+        names.sort(key=lambda name: name != name.lower())
+        settings.append((names[0] if names else f"{scheme.upper()}_PROXY", value))
+    return settings
+
+
+def _reason(value: str) -> str | None:
+    """Why httpx cannot read ``value`` as a proxy URL (a clause that quotes none of it), or None when it looks fine."""
+    url = value if "://" in value else f"http://{value}"  # (httpx reads a bare host:port as http://)
+    if any(char.isspace() for char in url):
+        return "it holds a space or a line break"
+    if url.partition("://")[0].lower() not in _SCHEMES:
+        return "its scheme is not http, https, socks5 or socks5h"
+    if re.search(r"[/?#]", _user_info(url)):
+        return "its user name or password holds '/', '?' or '#', which must be written as %2F, %3F and %23"
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host = parts.hostname
+    except ValueError:  # brackets that hold no IPv6 address
+        return "its host cannot be read (an IPv6 address is written in brackets, as [::1])"
+    try:
+        _ = parts.port
+    except ValueError:  # a port that is no number, or out of range
+        return "its port is not a number from 0 to 65535"
+    if not host:
+        return "it has no host"
+    return None
+
+
+def _libraries(exc: BaseException | None) -> list[Any]:
+    """The httpx packages loaded (``httpx``, ``httpx2``: the SDKs import theirs), and the one ``exc`` was raised in."""
+    names = {name for name in ("httpx", "httpx2") if name in sys.modules}
+    traceback = exc.__traceback__ if exc is not None else None
+    while traceback is not None:
+        name = str(traceback.tb_frame.f_globals.get("__name__", "")).split(".")[0]
+        if name in ("httpx", "httpx2"):
+            names.add(name)
+        traceback = traceback.tb_next
+    return [sys.modules[name] for name in sorted(names) if name in sys.modules]
+
+
+def _refused(value: str, exc: BaseException | None) -> bool:
+    """Whether an httpx package (:func:`_libraries`) refuses ``value`` as a proxy URL, read as it reads it."""
+    url = value if "://" in value else f"http://{value}"
+    for library in _libraries(exc):
+        proxy = getattr(library, "Proxy", None)
+        if proxy is None:
+            continue
+        try:
+            proxy(url=url)
+        except Exception:
+            return True
+    return False
+
+
+def proxy_problem(exc: BaseException | None = None) -> str | None:
+    """One sentence for a proxy variable the SDKs' HTTP library cannot use, or None when there is none.
+
+    Only what the library itself refuses is reported (its ``Proxy`` is asked), and a SOCKS proxy without the
+    ``socksio`` package it needs; the reason is said where toolwire can tell it (:func:`_reason`).
+
+    Args:
+        exc: what building an SDK client raised (the httpx package it came from is asked too), or None to check
+            before building one.
+
+    Returns:
+        The sentence: the variable, its URL with the user name and password masked, what is wrong and what to do.
+        None when no proxy variable is set, or all the set ones can be used (``exc`` has another cause).
+    """
+    for name, value in _settings():
+        shown = f"The environment variable {name} holds {shown_endpoint(value)!r}"
+        scheme = (value.partition("://")[0] if "://" in value else "http").lower()
+        if scheme.startswith("socks") and importlib.util.find_spec("socksio") is None:
+            return (f"{shown}, a SOCKS proxy, which needs the socksio package: pip install socksio, or unset "
+                    f"{name}.")
+        if _refused(value, exc):
+            reason = _reason(value)
+            if reason is None:
+                return f"{shown}, which the HTTP library cannot read as a proxy URL: {_ADVICE}."
+            return f"{shown}, which is not a proxy URL that can be read ({reason}): {_ADVICE}."
+    return None
+
+
+def made_client(make: Callable[[bool], Any], asynchronous: bool) -> Any:
+    """``make(asynchronous)``: a provider's new SDK client, its proxy variables checked first.
+
+    Args:
+        make: the provider's ``_make_client``.
+        asynchronous: whether the async client is wanted.
+
+    Returns:
+        What ``make`` returns.
+
+    Raises:
+        UserError: a proxy variable (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY``, in either case) the HTTP library
+            cannot use (:func:`proxy_problem`); the library's own error, which may quote part of the proxy's
+            password, is left out.
+        Exception: any other failure of ``make``, unchanged.
+    """
+    problem = proxy_problem()  # first: a client the SDK half built can print an error of its own when freed
+    if problem is None:
+        try:
+            return make(asynchronous)
+        except Exception as exc:
+            problem = proxy_problem(exc)
+            if problem is None:
+                raise
+    raise UserError(problem)
