@@ -13,6 +13,7 @@ import pytest
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationInfo
 
 from toolwire import ToolCall, ToolExecutor, tool
+from toolwire.errors import SchemaError
 
 
 def _call(t: Any, args: dict[str, Any]) -> str:
@@ -147,3 +148,29 @@ def test_a_singledispatchmethod_tool_from_an_instance_pickles() -> None:
     assert (again.name, again.description) == (made.name, made.description)
     for receiver in (_Formatter("x"), _Formatter):
         assert pickle.loads(pickle.dumps(tool(receiver.kind))).invoke({"value": 4}) == "_Formatter int 4"
+
+
+@functools.singledispatch
+def _describe(value: int, unit: str = "") -> str:
+    """Describe a value.
+
+    Args:
+        value: the value to describe
+        unit: the unit
+    """
+    return f"int {value} {unit}"
+
+
+@_describe.register
+def _(value: str, unit: str = "") -> str:
+    return f"str {value} {unit}"
+
+
+def test_a_partial_of_a_singledispatch_function_runs() -> None:
+    """(#6) ``functools.partial(dispatcher, unit=...)`` passes the dispatched parameter by position."""
+    made = tool(functools.partial(_describe, unit="kg"), name="describe_kg")
+    assert list(made.parameters["properties"]) == ["value"]
+    assert _paths(made, {"value": 3}) == ["int 3 kg"] * 4
+    assert tool(functools.partial(_describe, 5), name="five").invoke({"unit": "g"}) == "int 5 g"
+    with pytest.raises(SchemaError, match="by position"):
+        tool(functools.partial(_describe, value=3), name="three")

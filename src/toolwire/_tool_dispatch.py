@@ -8,6 +8,7 @@ positional-only parameter is, decided once when the tool is made (an ordinary fu
 
 from __future__ import annotations
 
+import functools
 import inspect
 import types
 from typing import Any
@@ -67,14 +68,22 @@ def dispatch_method_source(func: Any) -> tuple[Any, str] | None:
 
 def dispatch_positional(func: Any, positional_only: tuple[str, ...], tool_name: str) -> tuple[str, ...]:
     """``positional_only`` (the names a tool passes by position), with the parameter ``func`` dispatches on added
-    when ``func`` is a ``functools.singledispatch`` function or a bound ``singledispatchmethod``.
+    when ``func`` is a ``functools.singledispatch`` function or a bound ``singledispatchmethod``, or a
+    ``functools.partial`` of one that binds arguments by keyword only (one binding an argument by position gives the
+    dispatched parameter itself).
 
     Raises:
-        SchemaError: that parameter has a default (a call leaving it out could not dispatch), or ``func`` is a
-            ``singledispatchmethod`` read from its class (with no instance to call it on).
+        SchemaError: that parameter has a default (a call leaving it out could not dispatch), a partial binds it by
+            keyword, or ``func`` is a ``singledispatchmethod`` read from its class (with no instance to call it on).
     """
     if type(func) is types.FunctionType and not func.__dict__:  # a plain function (the common case)
         return positional_only
+    keywords: set[str] = set()
+    while isinstance(func, functools.partial):  # (a partial of a dispatcher: review 222 #6)
+        if func.args:  # the dispatched parameter is given by the partial, by position
+            return positional_only
+        keywords.update(func.keywords)
+        func = func.func
     if callable(getattr(func, "dispatch", None)) and isinstance(getattr(func, "registry", None),
                                                                 types.MappingProxyType):
         skip = 0
@@ -96,6 +105,10 @@ def dispatch_positional(func: Any, positional_only: tuple[str, ...], tool_name: 
                                             inspect.Parameter.POSITIONAL_OR_KEYWORD):
         return positional_only
     first = params[0]
+    if first.name in keywords:
+        raise SchemaError(f"Tool {tool_name!r} is a functools.partial of a functools.singledispatch function that "
+                          f"gives its first parameter {first.name!r} by keyword, which the dispatcher cannot choose "
+                          f"by: give it by position instead, functools.partial(function, {first.name}_value).")
     if first.default is not inspect.Parameter.empty:
         raise SchemaError(f"Tool {tool_name!r} is a functools.singledispatch function, which needs its first "
                           f"parameter {first.name!r} on every call to choose its function: remove that "
