@@ -44,17 +44,37 @@ _CALL: contextvars.ContextVar[object | None] = contextvars.ContextVar("toolwire_
 _calls: weakref.WeakKeyDictionary[asyncio.Future[Any], object] = weakref.WeakKeyDictionary()
 
 
+class _Mark:
+    """A call's mark (:func:`mark_call`), holding the mark of the call it runs inside (a tool that runs tools through
+    its own :class:`~toolwire.execution.ToolExecutor`), or None."""
+
+    __slots__ = ("__weakref__", "outer")
+
+    def __init__(self, outer: object | None) -> None:
+        self.outer = outer
+
+
 def mark_call() -> None:
     """Mark the running task as a tool call's, so that :func:`give_up_calls` finds the tasks it starts (they inherit
-    its context, and the mark in it). Nothing outside a task."""
+    its context, and the mark in it), and the calls (with their tasks) of a tool it runs through an executor of its
+    own: their marks hold its one (review 218 #1). Nothing outside a task."""
     try:
         task = asyncio.current_task()
     except RuntimeError:
         return
     if task is not None:
-        token = object()
+        token = _Mark(_CALL.get())
         _CALL.set(token)
         _calls[task] = token
+
+
+def _within(mark: object | None, tokens: list[object]) -> bool:
+    """Whether ``mark`` (a context's :data:`_CALL`) is one of ``tokens`` or the mark of a call run inside one."""
+    while mark is not None:
+        if any(mark is token for token in tokens):
+            return True
+        mark = mark.outer if isinstance(mark, _Mark) else None
+    return False
 
 
 async def give_up_calls(tasks: list[asyncio.Future[Any]], ending: bool = False) -> list[asyncio.Future[Any]]:
@@ -180,10 +200,9 @@ def started(tasks: list[asyncio.Future[Any]], ending: bool) -> list[asyncio.Futu
     if tokens:
         with contextlib.suppress(Exception):  # (a loop without tasks to list)
             for other in asyncio.all_tasks(tasks[0].get_loop()):
-                context = None if other.done() or other in _calls else _context(other)
-                if (context is not None and any(context.get(_CALL) is token for token in tokens)
-                        and (ending or _cancelling(other))):
-                    found.append(other)
+                context = None if other.done() or any(other is task for task in tasks) else _context(other)
+                if context is not None and _within(context.get(_CALL), tokens) and (ending or _cancelling(other)):
+                    found.append(other)  # (a call of an executor a call's tool runs too, and the tasks it started)
     return found
 
 
@@ -199,7 +218,7 @@ def _family(task: asyncio.Future[Any], ending: bool) -> list[asyncio.Future[Any]
             loop = task.get_loop()
             for other in asyncio.all_tasks(loop):
                 context = None if other is task or other.done() else _context(other)
-                if context is not None and context.get(_CALL) is token:
+                if context is not None and _within(context.get(_CALL), [token]):  # (nested calls' too)
                     started.append(other)
     family: list[asyncio.Future[Any]] = [task]
     for member in family:  # (it grows as it is walked)

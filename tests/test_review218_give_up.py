@@ -1,0 +1,189 @@
+"""Review 218: the give-up of a stopped run's stubborn calls, in the shapes review 210 #2's fix left out.
+
+* #1: a tool that runs tools through a :class:`~toolwire.execution.ToolExecutor` of its own, whose inner tool
+  ignores its cancellation: one Ctrl-C under ``asyncio.run`` no longer leaves it waiting for ever, and a sync run
+  no longer logs "cannot reuse already awaited coroutine" (the inner executor's calls count as the outer call's).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import toolwire._tool_run
+from toolwire import tool
+from toolwire.execution import ToolExecutor
+
+_SCRIPT = """
+import asyncio, os, signal, sys, threading, time
+import toolwire._tool_run
+from toolwire import Agent, tool
+from toolwire.execution import ToolExecutor
+from toolwire.messages import AIMessage, ToolMessage
+from toolwire.testing import ScriptedChatModel
+
+api, how, twice = sys.argv[1], sys.argv[2], sys.argv[3] == "twice"
+toolwire._tool_run.CANCEL_GRACE = 5.0 if twice else 0.5  # (a wait of 5 s would show)
+started, ignored = threading.Event(), threading.Event()
+runs = []
+
+@tool
+async def inner(x: int) -> str:
+    \"\"\"Ignores its cancellation.\"\"\"
+    started.set()
+    while True:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            ignored.set()
+
+@tool
+async def t(x: int) -> str:
+    \"\"\"Runs inner through an executor of its own, or ignores its cancellation itself.\"\"\"
+    runs.append(x)
+    if how == "nested_executor":
+        answers = await ToolExecutor([inner]).acall([{"name": "inner", "args": {"x": x}, "id": "i1",
+                                                      "type": "tool_call"}])
+        return answers[0].content
+    if len(runs) > 1:
+        return "ran again"
+    return await inner.ainvoke({"x": x})
+
+@tool
+def quick(x: int) -> str:
+    \"\"\"Answers at once.\"\"\"
+    return "quick"
+
+reply = AIMessage(content="", tool_calls=[{"name": "t", "args": {"x": 1}, "id": "c1"},
+                                          {"name": "quick", "args": {"x": 2}, "id": "c2"}])
+agent = Agent(ScriptedChatModel([reply, "done", "done"]), [t, quick])
+
+def ctrl_c():  # the second once the first reached the stubborn tool: during the grace
+    if started.wait(10):
+        time.sleep(0.2)
+        os.kill(os.getpid(), signal.SIGINT)
+        if twice and ignored.wait(10):
+            time.sleep(0.3)
+            os.kill(os.getpid(), signal.SIGINT)
+
+raised = []
+
+async def main():
+    try:
+        await agent.ainvoke("go")
+    except BaseException as exc:
+        raised.append(exc)
+        raise
+
+def main_sync():
+    try:
+        agent.invoke("go")
+    except BaseException as exc:
+        raised.append(exc)
+        raise
+
+async def main_in_loop():  # a sync call from a running loop (Jupyter): on a worker thread's loop
+    main_sync()
+
+threading.Thread(target=ctrl_c, daemon=True).start()
+began = time.monotonic()
+try:
+    if api == "async":
+        asyncio.run(main())
+    elif api == "in_loop":
+        asyncio.run(main_in_loop())
+    else:
+        main_sync()
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+print(f"took {time.monotonic() - began:.2f}", flush=True)
+for exc in raised:
+    messages = getattr(exc, "messages", None) or []
+    print("answers", sorted(m.tool_call_id for m in messages if isinstance(m, ToolMessage)), flush=True)
+    if how != "nested_executor":
+        agent.invoke(messages)  # resumed: the call given up is not run again
+        print("runs", runs, flush=True)
+"""
+
+
+def _run(api: str, how: str, times: str) -> tuple[str, str]:
+    try:
+        done = subprocess.run([sys.executable, "-c", _SCRIPT, api, how, times], capture_output=True, text=True,
+                              timeout=25)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"the run did not end: {exc.stdout!r} {exc.stderr!r}")
+    return done.stdout, done.stderr
+
+
+def _check(out: str, err: str, within: float) -> None:
+    assert "KeyboardInterrupt" in out, (out, err)
+    assert "cannot reuse already awaited coroutine" not in err, err
+    assert "Task was destroyed but it is pending" not in err, err
+    assert "left behind by a tool" not in err, err  # (the sync loop's end did not wait for them)
+    assert "Traceback" not in err and "unhandled exception" not in err, err
+    took = float(out.split("took ")[1].split()[0])
+    assert took < within, (out, err)
+
+
+@pytest.mark.parametrize(("api", "times"), [("async", "once"), ("sync", "once"), ("sync", "twice"),
+                                            ("async", "twice")])
+def test_a_tool_running_a_stubborn_tool_through_its_own_executor_is_given_up_with_it(api: str, times: str) -> None:
+    out, err = _run(api, "nested_executor", times)  # (asyncio.run waited for ever; sync logged a RuntimeError)
+    _check(out, err, 2.5)
+    assert "answers ['c1', 'c2']" in out or api == "sync", out
+
+
+def _run_briefly(coro: Any) -> Any:
+    """Run ``coro`` on a new event loop and close it without waiting for the tasks left (asyncio.run would wait for
+    ever for ones that ignore their cancellation)."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(asyncio.wait_for(coro, 5))
+    finally:
+        loop.close()
+
+
+def _quiet_loop_end(loop: asyncio.AbstractEventLoop, logged: list[Any]) -> None:
+    loop.set_exception_handler(lambda _, context: logged.append(context))
+
+
+def test_a_nested_executor_s_calls_end_with_the_outer_call_on_a_loop_that_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(toolwire._tool_run, "CANCEL_GRACE", 0.2)
+    logged: list[Any] = []
+
+    @tool
+    async def inner(x: int) -> str:
+        """Ignores its cancellation."""
+        while True:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.sleep(30)
+
+    @tool
+    async def outer(x: int) -> str:
+        """Runs inner through an executor of its own."""
+        answers = await ToolExecutor([inner]).acall([{"name": "inner", "args": {"x": x}, "id": "i1",
+                                                      "type": "tool_call"}])
+        return str(answers[0].content)
+
+    async def main() -> list[asyncio.Task[Any]]:
+        _quiet_loop_end(asyncio.get_running_loop(), logged)
+        before = asyncio.all_tasks()
+        run = asyncio.ensure_future(ToolExecutor([outer]).acall([{"name": "outer", "args": {"x": 1}, "id": "c1",
+                                                                   "type": "tool_call"}]))
+        await asyncio.sleep(0.05)
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError) as caught:
+            await run
+        assert [m.tool_call_id for m in caught.value.tool_messages] == ["c1"]  # type: ignore[attr-defined]
+        await asyncio.sleep(0.2)
+        return [task for task in asyncio.all_tasks() if task not in before]
+
+    left = _run_briefly(main())
+    assert left == [], left  # (the inner call's tasks were left pending for ever)
+    assert not logged, logged
