@@ -74,8 +74,9 @@ if TYPE_CHECKING:
 __all__ = ["StructuredOutput", "output_tool"]
 
 # finish reasons of a reply stopped by its token limit: OpenAI Chat "length", Anthropic "max_tokens", Gemini
-# "MAX_TOKENS", the Responses API's "max_output_tokens", a local model's "length"
+# "MAX_TOKENS", the Responses API's "max_output_tokens", a local model's "length"; Anthropic's window full too
 _CUT_OFF = frozenset({"length", "max_tokens", "max_output_tokens"})
+_WINDOW_FULL = "model_context_window_exceeded"  # (asked again, the conversation only grows: review 223 #1)
 
 
 def _validation_errors() -> tuple[type[Exception], ...]:
@@ -355,7 +356,8 @@ class StructuredOutput(Batching):
         that cannot be read, telling the model what did not fit (:func:`~toolwire.models._structured_retry.
         next_conversation`: the reply, then an error ToolMessage answering its call, or a HumanMessage when it
         made none), up to ``retries`` more times. A reply cut off at ``max_tokens`` is not asked again (the error
-        says to raise it), nor is a refusal; a ``streaming=True`` model's reply whose stream ended early within the
+        says to raise it), nor is one Anthropic cut because the context window filled (the error says to shorten
+        the conversation), nor a refusal; a ``streaming=True`` model's reply whose stream ended early within the
         call is asked for again up to the model's ``max_retries``, as a stream that broke is (review 214 #4).
 
         Args:
@@ -512,7 +514,8 @@ class StructuredOutput(Batching):
     def _check(self, reply: AIMessage) -> tuple[Any, Problem | None]:
         """:meth:`parse` without raising: ``(value, None)``, or ``(None, Problem)`` with the error it raises and what
         the model is told when asked again (:class:`~toolwire.models._structured_retry.Problem`)."""
-        cut = str(reply.response_metadata.get("finish_reason") or "").lower() in _CUT_OFF
+        reason = str(reply.response_metadata.get("finish_reason") or "").lower()
+        cut = reason in _CUT_OFF or reason == _WINDOW_FULL
         refused = _refused(reply)
         for call in reply.tool_calls:
             if call["name"] == self._name:
@@ -558,6 +561,10 @@ class StructuredOutput(Batching):
                                   "request would be refused again.", raw=reply)
 
     def _cut_off(self, reply: AIMessage) -> ToolCallParseError:
+        if str(reply.response_metadata.get("finish_reason") or "").lower() == _WINDOW_FULL:
+            return ToolCallParseError(f"The reply was cut off because the model's context window filled before its "
+                                      f"{self._name} was complete: shorten the conversation (fewer or shorter "
+                                      "messages), then ask again.", raw=reply)
         return ToolCallParseError(f"The reply was cut off at max_tokens before the model's {self._name} was "
                                   "complete: ask again with a higher max_tokens.", raw=reply)
 
