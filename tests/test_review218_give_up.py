@@ -3,6 +3,8 @@
 * #1: a tool that runs tools through a :class:`~toolwire.execution.ToolExecutor` of its own, whose inner tool
   ignores its cancellation: one Ctrl-C under ``asyncio.run`` no longer leaves it waiting for ever, and a sync run
   no longer logs "cannot reuse already awaited coroutine" (the inner executor's calls count as the outer call's).
+* #2: a sync run stopped by a second Ctrl-C carries the answer of the call it gave up on its ``KeyboardInterrupt``
+  (``.messages``), as the async API does, so a resumed run does not run that call again.
 """
 
 from __future__ import annotations
@@ -187,3 +189,11 @@ def test_a_nested_executor_s_calls_end_with_the_outer_call_on_a_loop_that_goes_o
     left = _run_briefly(main())
     assert left == [], left  # (the inner call's tasks were left pending for ever)
     assert not logged, logged
+
+
+@pytest.mark.parametrize("api", ["sync", "in_loop"])
+def test_a_call_given_up_at_a_second_ctrl_c_of_a_sync_run_is_answered_on_the_interrupt(api: str) -> None:
+    out, err = _run(api, "plain", "twice")  # (#2: its answer was missing, and the resumed run ran it again)
+    _check(out, err, 4)
+    assert "answers ['c1', 'c2']" in out, (out, err)
+    assert "runs [1]" in out, (out, err)

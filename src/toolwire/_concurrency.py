@@ -26,8 +26,9 @@
   returning. A leftover
   task (a background helper an async tool started) that is still running ``CANCEL_GRACE`` seconds after its
   cancellation is abandoned the same way (and logged), so it cannot either.
-* :func:`iterate_in_thread` passes a sync iterator's items to async code as they come: the iterator runs on a
-  daemon thread of its own, and stops at its next item once the async consumer stops reading.
+* :func:`iterate_in_thread` (:mod:`toolwire._thread_iter`'s, imported here) passes a sync iterator's items to async
+  code as they come: the iterator runs on a daemon thread of its own, and stops at its next item once the async
+  consumer stops reading.
 * :func:`run_sync_with_timeout` runs a sync function with a timeout in seconds. A thread cannot be
   killed in Python: on timeout the caller stops waiting and gets :class:`ToolTimeoutError`, while the
   abandoned thread finishes on its own in the background. Timed calls run on a thread of their own
@@ -49,10 +50,11 @@ import signal
 import threading
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 from toolwire._grace import interrupt_waits
+from toolwire._thread_iter import AHEAD, iterate_in_thread  # noqa: F401  (its home before: imported from here)
 
 T = TypeVar("T")
 log = logging.getLogger("toolwire.tools")
@@ -275,7 +277,9 @@ def _run_loop(coro: Coroutine[Any, Any, T], main: _Main | None = None) -> T:
 
     On Ctrl-C (``KeyboardInterrupt`` out of the loop) the coroutine's task is cancelled and waited for, at most
     :data:`toolwire._tool_run.CANCEL_GRACE` seconds, as ``asyncio.run`` does, and the answers it kept are put on
-    the ``KeyboardInterrupt`` (:meth:`_Main.keep`) before it propagates.
+    the ``KeyboardInterrupt`` (:meth:`_Main.keep`) before it propagates: after the loop's last passes, in which the
+    executor answers the calls it gives up at a second Ctrl-C (review 218 #2: those answers were missing, and a
+    resumed run ran those calls again).
     """
     main = main or _Main()
     loop = asyncio.new_event_loop()
@@ -292,17 +296,20 @@ def _run_loop(coro: Coroutine[Any, Any, T], main: _Main | None = None) -> T:
             except KeyboardInterrupt as again:  # a second Ctrl-C: stop waiting, the tools' grace too
                 interrupts = (first, again)
                 interrupt_waits(loop)
-                main.keep(again)
                 raise
-            main.keep(first)
             raise
     finally:
         main.ready.set()
         try:
             _finish_tasks(loop, interrupts)
             loop.run_until_complete(loop.shutdown_asyncgens())
+        except KeyboardInterrupt as more:  # (yet another Ctrl-C: the one raised, so the one to carry them)
+            interrupts = (*interrupts, more)
+            raise
         finally:
             loop.close()  # (shuts the default executor down without waiting for its threads)
+            if interrupts:  # the answers the loop's last passes gave too (the calls given up at a second Ctrl-C)
+                main.keep(interrupts[-1])
 
 
 def _wind_down(loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any], interrupt: BaseException) -> None:
@@ -403,10 +410,12 @@ def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
                     main.loop.call_soon_threadsafe(main.task.cancel)
             try:  # (a quarter more: the executor's stuck calls answered, as in _wind_down)
                 future.exception(timeout=1.25 * CANCEL_GRACE)
-            except KeyboardInterrupt:  # a second Ctrl-C: the tools' grace ends too
-                if main.loop is not None:
+            except KeyboardInterrupt:  # a second Ctrl-C: the tools' grace ends too, and the calls given up then
+                if main.loop is not None:  # are answered in the loop's last passes (review 218 #2)
                     with contextlib.suppress(RuntimeError):
                         main.loop.call_soon_threadsafe(interrupt_waits, main.loop)
+                with contextlib.suppress(BaseException):  # (a third Ctrl-C stops this wait)
+                    future.exception(timeout=CANCEL_GRACE)
             except BaseException:
                 pass
             main.keep(interrupt)
@@ -514,87 +523,3 @@ def run_sync_with_timeout(func: Callable[[dict[str, Any]], T], kwargs: dict[str,
         from toolwire._tool_run import timeout_error
 
         raise timeout_error(name, timeout, "running") from None
-
-
-class _Raised:
-    """What the iterator of :func:`iterate_in_thread` raised, as it crosses to the consumer."""
-
-    __slots__ = ("error",)
-
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
-
-
-AHEAD = 16
-"""How many items :func:`iterate_in_thread`'s thread makes before the consumer has taken them: past that it waits, so
-a consumer that stops reading without closing the stream does not keep the producer (a model writing its reply) at
-work."""
-
-_ROOM_POLL = 0.1  # seconds between checks, while the thread waits for room, of whether the consumer has left
-
-
-async def iterate_in_thread(produce: Callable[[threading.Event], Iterator[T]], name: str) -> AsyncIterator[T]:
-    """Yield the items of a sync iterator as it makes them, without blocking the event loop.
-
-    The iterator (``produce(stop)``) is made and read on a daemon thread of its own (a stream can last long, so
-    it takes no pool thread), in a copy of the caller's :mod:`contextvars` context. When the consumer stops (it
-    leaves the ``async for``, or its task is cancelled), ``stop`` is set: the thread stops at the iterator's next
-    item and closes it (``produce`` may also watch ``stop`` to stop sooner, as the embedded model does during a
-    prompt's evaluation). The thread keeps at most :data:`AHEAD` items the consumer has not taken, then waits, the
-    iterator paused, until it takes one or leaves.
-
-    Args:
-        produce: makes the iterator, given the event set when the consumer has stopped.
-        name: the thread's name (shown in debuggers and thread dumps).
-
-    Yields:
-        The iterator's items, in order.
-
-    Raises:
-        BaseException: what the iterator raised, raised here at that point of the stream.
-    """
-    loop = asyncio.get_running_loop()
-    items: asyncio.Queue[Any] = asyncio.Queue()
-    done = object()
-    stop = threading.Event()
-    room = threading.Semaphore(AHEAD)  # items the thread may make before the consumer has taken them
-
-    def put(item: Any) -> None:
-        with contextlib.suppress(RuntimeError):  # the loop may be closed if the consumer left
-            loop.call_soon_threadsafe(items.put_nowait, item)
-
-    def work() -> None:
-        iterator = None
-        try:
-            iterator = produce(stop)
-            for item in iterator:
-                # a consumer that stopped reading without leaving (a `break` that kept the stream open) stops the
-                # thread within AHEAD items, as a paused sync stream does (review 107: the embedded model wrote the
-                # whole reply for no one, and held a core)
-                while not room.acquire(timeout=_ROOM_POLL):
-                    if stop.is_set():
-                        break
-                if stop.is_set():
-                    break
-                put(item)
-        except BaseException as exc:
-            put(_Raised(exc))  # (boxed: an item may itself be an exception, which is passed on, review 82)
-        finally:
-            try:
-                close = getattr(iterator, "close", None)
-                if close is not None:
-                    with contextlib.suppress(Exception):  # closing cannot lose what was already passed on
-                        close()
-            finally:
-                put(done)  # also when closing raised a SystemExit: the consumer is not left waiting (review 82)
-
-    context = contextvars.copy_context()
-    threading.Thread(target=context.run, args=(work,), name=name, daemon=True).start()
-    try:
-        while (item := await items.get()) is not done:
-            room.release()
-            if isinstance(item, _Raised):
-                raise item.error
-            yield item
-    finally:
-        stop.set()
