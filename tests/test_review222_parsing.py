@@ -131,3 +131,22 @@ def test_many_think_blocks_after_a_quoting_call_are_read_in_linear_time() -> Non
     took = time.perf_counter() - began
     assert found is not None and found[1][0]["args"] == {"content": _WRITE} and len(found[1]) == 3002
     assert took < 5, f"{took:.1f}s: reading the think blocks is no longer linear"
+
+
+# ------------------------------------------------------------------ #9: the retry searches do not outlive the parse
+
+@pytest.mark.parametrize("parse", ["parse_tool_calls", "parse_pythonic", "read_text_calls"])
+def test_the_retry_search_does_not_keep_the_reply_alive(parse: str) -> None:
+    import gc
+    import sys
+
+    from toolwire import parsing
+    from toolwire.parsing._scan import forget_spans
+
+    read = read_text_calls if parse == "read_text_calls" else getattr(parsing, parse)
+    text = "".join(["search(q=[A\n"] * 200 + ["x" * 1000])  # (a new string, not a constant of the code object)
+    before = sys.getrefcount(text)
+    read(text, ["search"])
+    forget_spans(text)  # (parse_pythonic leaves python_span_end's facts of its last text, as it did before)
+    gc.collect()
+    assert sys.getrefcount(text) == before, "something kept the reply text after the parse returned"

@@ -104,6 +104,9 @@ class Collector:
         self._last_valid = -1
         self.spans: list[tuple[int, int]] = []
         self._ids: set[str] = set()
+        # (text, {(pattern, flags): (where its search began, its match)}): the retry searches of this parse
+        # (toolwire.parsing._retries._search), dropped with it (review 222 #9)
+        self.searches: tuple[str, dict[tuple[str, int], tuple[int, re.Match[str] | None]]] | None = None
 
     def _id(self, candidate: Any) -> str:
         call_id = fix_surrogates(candidate) if isinstance(candidate, str) and candidate.strip() else new_tool_call_id()

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from typing import TYPE_CHECKING
 
 from toolwire.parsing._calls import _HEAD, Collector, call_head
@@ -106,7 +105,7 @@ def python_retry(collector: Collector, text: str, open_idx: int, spell: PythonNa
     from toolwire.parsing.pythonic import _LIST_START, _bound_pattern
 
     patterns = [p for p in (_LIST_START, _bound_pattern(spell.spelled)) if p is not None]
-    found = [_search(p, text, open_idx + 1) for p in patterns]
+    found = [_search(collector, p, text, open_idx + 1) for p in patterns]
     spans = _spans_of(text)
     bracket = spans.next_bracket(open_idx + 1)
     while bracket >= 0:
@@ -120,24 +119,23 @@ def python_retry(collector: Collector, text: str, open_idx: int, spell: PythonNa
         if bracket == own and _may_start(text, m.start()):
             return m.start()
         index = next(i for i, other in enumerate(found) if other is m)
-        found[index] = _search(patterns[index], text, m.start() + 1)
+        found[index] = _search(collector, patterns[index], text, m.start() + 1)
     return len(text)
 
 
-_SEARCHES = threading.local()  # .last: (text, {pattern: (where the search began, its match)}) of the last text
-
-
-def _search(pattern: re.Pattern[str], text: str, pos: int) -> re.Match[str] | None:
+def _search(collector: Collector, pattern: re.Pattern[str], text: str, pos: int) -> re.Match[str] | None:
     """``pattern.search(text, pos)``, told by the last search of the pattern in this very text when that began at
     or before ``pos`` and found nothing, or a match at or after ``pos``: a reply of many unclosed calls would
-    otherwise be searched to its end once per call, in quadratic time (review 215 #5)."""
-    last = getattr(_SEARCHES, "last", None)
+    otherwise be searched to its end once per call, in quadratic time (review 215 #5). What was found is kept on
+    ``collector.searches`` (the parse's own :class:`~toolwire.parsing._calls.Collector`), so it goes with the parse
+    and does not keep the reply alive after it (review 222 #9: a per-thread cache held each thread's last reply)."""
+    last = collector.searches
     if last is None or last[0] is not text:
-        last = _SEARCHES.last = (text, {})
+        last = collector.searches = (text, {})
     key = (pattern.pattern, pattern.flags)
     known = last[1].get(key)
     if known is not None and known[0] <= pos and (known[1] is None or known[1].start() >= pos):
-        return known[1]  # type: ignore[no-any-return]
+        return known[1]
     m = pattern.search(text, pos)
     last[1][key] = (pos, m)
     return m
