@@ -1,19 +1,28 @@
-"""Where a failed tool call's error was raised: by toolwire about the call, or inside the tool's own code.
+"""A failed tool call's error: where it was raised (by toolwire about the call, or inside the tool's own code), and
+the text the model reads of it.
 
 Toolwire raises its own errors about a call: its arguments are invalid (:class:`~toolwire.errors.ToolValidationError`),
 it timed out, its result cannot be sent, it names another tool. The text the model gets for them is a verdict on the
-call it made (:func:`toolwire.results.error_text`). The same classes can also come out of the tool's own function: a
+call it made (:func:`error_wording`). The same classes can also come out of the tool's own function: a
 tool that calls another tool (``lookup_user.invoke({"user_id": row["user_id"]})``) with a value of its own gets that
 tool's ``ToolValidationError``, and a tool may raise ``ToolExecutionError`` itself. That is the tool's failure like any
 other exception. Worded as a verdict, it told the model that its call had invalid arguments it never sent, and
-``hide_error_details`` let its message through, internal values and all (review 213 #1).
+``hide_error_details`` let its message through, internal values and all (review 213 #1). The same holds for the
+function of a LangChain tool that toolwire runs (review 218 #3).
 
 :func:`raised_in_tool_code` tells them apart by the error's traceback, read only when a call failed.
 """
 
 from __future__ import annotations
 
-__all__ = ["raised_in_tool_code"]
+import sys
+from typing import Any
+
+from toolwire._result_json import _str
+from toolwire._tool_run import WrongToolCallError
+from toolwire.errors import ToolExecutionError, ToolResultError, ToolTimeoutError, ToolValidationError
+
+__all__ = ["error_wording", "raised_in_tool_code"]
 
 # the frames that call a tool's function: Tool._call (a sync tool's function, or an async one's coroutine made) and
 # toolwire._tool_run.guarded (an async tool's coroutine awaited); a frame after one of them ran inside the function
@@ -23,6 +32,16 @@ _RUNNERS = frozenset({("toolwire.tools", "Tool._call"), ("toolwire._tool_run", "
 # MCP server's (toolwire.mcp.client), a LangChain tool's (toolwire.interop.langchain)
 _ADAPTERS = ("toolwire.mcp.", "toolwire.interop.")
 
+# the libraries such a function runs the call through (and Python's own modules): a frame of them after an adapter's
+# is still not the tool's code; the first frame of any other module is (a LangChain tool's function, review 218 #3)
+_LIBRARIES = frozenset({"toolwire", "langchain", "langchain_core", "langgraph", "mcp", "anyio", "sniffio", "httpx",
+                        "httpcore", "pydantic", "pydantic_core", "typing_extensions"}) | frozenset(
+    sys.stdlib_module_names)
+
+def _module(frame: Any) -> str:
+    module = frame.f_globals.get("__name__")
+    return module if isinstance(module, str) else ""
+
 
 def raised_in_tool_code(exc: BaseException) -> bool:
     """Whether ``exc`` was raised inside a tool's own code (its function, or code that function called) rather than
@@ -30,29 +49,71 @@ def raised_in_tool_code(exc: BaseException) -> bool:
 
     Its traceback is read from the outermost frame in: after the frame that called the tool's function, the first
     frame outside toolwire's own modules is the tool's code. Toolwire's frames in between (draining a generator
-    tool, another tool's ``invoke`` that the tool called) are passed over; a tool function toolwire made to forward
-    the call (an MCP or LangChain tool) counts as toolwire's, so the errors it raises keep their wording.
+    tool, another tool's ``invoke`` that the tool called) are passed over. A tool function toolwire made to forward
+    the call (an MCP or LangChain tool) counts as toolwire's, and so do the frames of the libraries it calls
+    through (``langchain_core``, ``mcp``, Python's own modules): the errors it raises about the call keep their
+    wording, while one raised in a frame of the LangChain tool's own function (or code it called) is the tool's.
 
     Args:
         exc: the exception a call ended with.
 
     Returns:
         True when a frame of the tool's own code is on the way to where ``exc`` was raised; False for an error
-        toolwire raised about the call (invalid arguments, a timeout, an unsendable result), one raised by the
-        frame that ran the function (a ``sys.exit()`` stopped), or one without a traceback.
+        toolwire raised about the call (invalid arguments, a timeout, an unsendable result, a LangChain tool's
+        answer it cannot send), one raised by the frame that ran the function (a ``sys.exit()`` stopped), or one
+        without a traceback.
     """
     tb = exc.__traceback__
-    inside = False
+    inside = adapter = False
     while tb is not None:
         frame = tb.tb_frame
-        module = frame.f_globals.get("__name__")
-        module = module if isinstance(module, str) else ""
-        if inside:
+        module = _module(frame)
+        if adapter:
+            if module.partition(".")[0] not in _LIBRARIES:
+                return True
+        elif inside:
             if module.startswith(_ADAPTERS):
-                return False
-            if module != "toolwire" and not module.startswith("toolwire."):
+                adapter = True
+            elif module != "toolwire" and not module.startswith("toolwire."):
                 return True
         elif (module, frame.f_code.co_qualname) in _RUNNERS:
             inside = True
         tb = tb.tb_next
     return False
+
+
+def error_wording(exc: BaseException, tool_name: str, hide_details: bool) -> str:
+    """The text of :func:`toolwire.results.error_text` (which see) before URL credentials are masked and the text is
+    made valid Unicode. Raises nothing."""
+    # toolwire's own verdict on this call; one the tool's code raised (a nested tool call's) is its failure, as below
+    if isinstance(exc, ToolExecutionError) and not raised_in_tool_code(exc):  # (review 213 #1)
+        if isinstance(exc, ToolResultError):  # the call happened: a model that read "failed" would make it again
+            cause = exc.__cause__
+            why = (f"it could not be turned into JSON text ({type(cause).__name__})" if hide_details and cause
+                   is not None else exc.reason or _str(exc))  # (writing it may quote the result: its type, review 62)
+            return (f"Error: tool '{tool_name}' ran, but its result could not be sent back: {why.rstrip('.')}. Do "
+                    "not call it again for the same action: whatever it does has been done.")
+        if isinstance(exc, WrongToolCallError):  # nothing ran: not "failed" (review 170 #8)
+            return (f"Error: tool '{tool_name}' did not run this call, which names the tool {exc.called!r}: give "
+                    "each call to the tool it names.")
+        if str(exc).startswith("Error:"):
+            return str(exc)  # already written for the model (an MCP server's or a LangChain tool's error text)
+        if isinstance(exc, ToolValidationError | ToolTimeoutError) or type(exc) is not ToolExecutionError:
+            return f"Error: {exc}"
+        if not (hide_details and isinstance(exc.__context__, SystemExit)):
+            return f"Error: tool '{tool_name}' failed: {exc}"
+        exc = exc.__context__  # a tool's sys.exit(...) (raised from None while handled): its argument may be a secret
+    more = ""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:  # a TaskGroup's: the error inside tells
+        if len(exc.exceptions) > 1 and not more:
+            more = f" (the first of {len(exc.exceptions)} errors)"
+        exc = exc.exceptions[0]
+    kind = type(exc).__name__
+    if hide_details:
+        return f"Error: tool '{tool_name}' raised {kind}{more}. Try different arguments or another approach."
+    try:
+        detail = str(exc).strip()
+    except Exception:  # an exception whose __str__ itself fails still gets its error result
+        detail = ""
+    return f"Error: tool '{tool_name}' raised {kind}{more}: {detail}" if detail else \
+        f"Error: tool '{tool_name}' raised {kind}{more}."

@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from toolwire._error_origin import raised_in_tool_code
+from toolwire._error_origin import error_wording, raised_in_tool_code
 from toolwire._foreign_results import is_foreign_answer
 from toolwire._result_json import (
     _MEDIA_BLOCKS,
@@ -51,8 +51,7 @@ from toolwire._result_json import (
     standard_block,
 )
 from toolwire._secrets import redact_url
-from toolwire._tool_run import WrongToolCallError
-from toolwire.errors import ToolExecutionError, ToolResultError, ToolTimeoutError, ToolValidationError
+from toolwire.errors import ToolExecutionError, ToolResultError
 
 __all__ = ["bounded_content", "error_text", "image_mime", "is_cheap_result", "json_fallback", "json_ready",
            "result_to_content", "truncate_content", "unsent_result", "valid_blocks", "valid_strings", "valid_text"]
@@ -539,13 +538,13 @@ def _value_error_text(exc: ValueError) -> tuple[str, str]:
 def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False) -> str:
     """Return the text a model sees when a call of the tool ``tool_name`` failed with ``exc``.
 
-    Validation, timeout and unknown-tool errors say what to change; any other exception gives its type
-    and message (never a traceback), or only its type when ``hide_details`` is set (for tools whose
-    errors may hold secrets). So does a toolwire error that the tool's own code raised (another tool's
-    ``ToolValidationError`` from a call the tool made, a ``ToolExecutionError`` it raised: review 213 #1), which is
-    not about the model's call. A :class:`~toolwire.errors.ToolResultError` says the tool ran; with
-    ``hide_details`` it names only the type of the error that kept its result from being written, whose
-    message may quote the result (review 62). An exception group (``asyncio.TaskGroup``) gives its first
+    Validation, timeout and unknown-tool errors say what to change; any other exception gives its type and message
+    (never a traceback), or only its type when ``hide_details`` is set (for tools whose errors may hold secrets). So
+    does a toolwire error that the tool's own code raised (another tool's ``ToolValidationError`` from a call the
+    tool made, a ``ToolExecutionError`` it raised: review 213 #1), which is not about the model's call, also when
+    the function of a LangChain tool raised it (review 218 #3). A :class:`~toolwire.errors.ToolResultError` says the
+    tool ran; with ``hide_details`` it names only the type of the error that kept its result from being written,
+    whose message may quote the result (review 62). An exception group (``asyncio.TaskGroup``) gives its first
     error's, the one that says what went wrong. The credentials of URLs in the text are masked
     (:func:`~toolwire._secrets.redact_url`: ``postgres://admin:pw@db`` gives ``postgres://****@db``, and so are
     ``?token=`` values), since the text goes to the model and so to its provider (review 101).
@@ -559,40 +558,4 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
         One paragraph starting with ``"Error:"``, valid Unicode (:func:`valid_text`: an error naming a file
         whose name is not UTF-8 still reaches the model).
     """
-    return valid_text(redact_url(_error_text(exc, tool_name, hide_details)))
-
-
-def _error_text(exc: BaseException, tool_name: str, hide_details: bool) -> str:
-    """:func:`error_text` before its text is made valid Unicode."""
-    # toolwire's own verdict on this call; one the tool's code raised (a nested tool call's) is its failure, as below
-    if isinstance(exc, ToolExecutionError) and not raised_in_tool_code(exc):  # (review 213 #1)
-        if isinstance(exc, ToolResultError):  # the call happened: a model that read "failed" would make it again
-            cause = exc.__cause__
-            why = (f"it could not be turned into JSON text ({type(cause).__name__})" if hide_details and cause
-                   is not None else exc.reason or _str(exc))  # (writing it may quote the result: its type, review 62)
-            return (f"Error: tool '{tool_name}' ran, but its result could not be sent back: {why.rstrip('.')}. Do "
-                    "not call it again for the same action: whatever it does has been done.")
-        if isinstance(exc, WrongToolCallError):  # nothing ran: not "failed" (review 170 #8)
-            return (f"Error: tool '{tool_name}' did not run this call, which names the tool {exc.called!r}: give "
-                    "each call to the tool it names.")
-        if str(exc).startswith("Error:"):
-            return str(exc)  # already written for the model (an MCP server's or a LangChain tool's error text)
-        if isinstance(exc, ToolValidationError | ToolTimeoutError) or type(exc) is not ToolExecutionError:
-            return f"Error: {exc}"
-        if not (hide_details and isinstance(exc.__context__, SystemExit)):
-            return f"Error: tool '{tool_name}' failed: {exc}"
-        exc = exc.__context__  # a tool's sys.exit(...) (raised from None while handled): its argument may be a secret
-    more = ""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:  # a TaskGroup's: the error inside tells
-        if len(exc.exceptions) > 1 and not more:
-            more = f" (the first of {len(exc.exceptions)} errors)"
-        exc = exc.exceptions[0]
-    kind = type(exc).__name__
-    if hide_details:
-        return f"Error: tool '{tool_name}' raised {kind}{more}. Try different arguments or another approach."
-    try:
-        detail = str(exc).strip()
-    except Exception:  # an exception whose __str__ itself fails still gets its error result
-        detail = ""
-    return f"Error: tool '{tool_name}' raised {kind}{more}: {detail}" if detail else \
-        f"Error: tool '{tool_name}' raised {kind}{more}."
+    return valid_text(redact_url(error_wording(exc, tool_name, hide_details)))
