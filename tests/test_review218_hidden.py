@@ -8,6 +8,7 @@ folder, is told which folder to run from and which module name to pass."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Annotated, Any
 
 import pytest
@@ -98,3 +99,71 @@ def test_the_adapters_own_errors_about_the_call_keep_their_wording() -> None:
 
     texts = _texts([lc_command], [{"name": "lc_command", "args": {}, "id": "c1"}], hide=True, run_async=False)
     assert texts["lc_command"].startswith("Error: tool 'lc_command' ran but returned a LangGraph Command"), texts
+
+
+# -- review 217 #1's rest: values the model was not sent, quoted in the tool's own exception --------------------------
+
+
+
+
+def _injected_tool() -> Any:
+    from pydantic import BaseModel
+
+    class SearchArgs(BaseModel):
+        query: str
+        api_key: Annotated[str, lc_tools.InjectedToolArg]
+
+    def search(query: str, api_key: str) -> str:
+        raise ValueError(f"bad key {api_key} (also {api_key!r}) for {query}")
+
+    lc = lc_tools.StructuredTool.from_function(search, name="search", description="Search.", args_schema=SearchArgs)
+    from toolwire.interop.langchain import from_langchain_tool
+
+    return from_langchain_tool(lc, injected={"api_key": "sk-live-SECRET-123"})
+
+
+@pytest.mark.parametrize("run_async", [False, True])
+def test_an_injected_value_is_not_quoted_in_the_tools_own_error(run_async: bool) -> None:
+    texts = _texts([_injected_tool()], [{"name": "search", "args": {"query": "cats"}, "id": "c1"}], hide=False,
+                   run_async=run_async)
+    assert texts["search"] == "Error: tool 'search' raised ValueError: bad key <hidden> (also <hidden>) for cats"
+
+
+def test_a_partials_bound_value_is_not_quoted_in_the_tools_own_error() -> None:
+    from pydantic import BaseModel
+
+    class Args(BaseModel):
+        pattern: str
+
+    def delete_files(pattern: str, user_id: str, token: str) -> str:
+        """Delete files."""
+        raise PermissionError(f"user {user_id!r} with token {token} may not delete {pattern}")
+
+    made = tool(args_schema=Args)(functools.partial(delete_files, user_id="bob", token="tok-123456"))
+    plain = tool(functools.partial(delete_files, user_id="bob", token="tok-123456"))
+    for each in (made, plain):
+        text = each.invoke({"name": each.name, "args": {"pattern": "*.tmp"}, "id": "c1", "type": "tool_call"}).content
+        assert text == "Error: tool 'delete_files' raised PermissionError: user <hidden> with token <hidden> may " \
+                       "not delete *.tmp", text
+
+
+def test_a_short_value_is_hidden_only_where_quoted() -> None:
+    def greet(name: str, lang: str) -> str:
+        """Greet."""
+        raise ValueError(f"no greeting in {lang!r} for {name}; en is the default")
+
+    greeter = tool(functools.partial(greet, lang="en"))
+    text = greeter.invoke({"name": "greet", "args": {"name": "ann"}, "id": "c1", "type": "tool_call"}).content
+    assert text == "Error: tool 'greet' raised ValueError: no greeting in <hidden> for ann; en is the default"
+
+
+def test_a_nested_tools_values_are_hidden_too() -> None:
+    inner = _injected_tool()
+
+    @tool
+    def outer(query: str) -> str:
+        """Runs search."""
+        return inner.invoke({"query": query})
+
+    text = outer.invoke({"name": "outer", "args": {"query": "cats"}, "id": "c1", "type": "tool_call"}).content
+    assert "sk-live-SECRET-123" not in text and "bad key <hidden>" in text, text

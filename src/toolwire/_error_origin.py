@@ -1,5 +1,5 @@
-"""A failed tool call's error: where it was raised (by toolwire about the call, or inside the tool's own code), and
-the text the model reads of it.
+"""A failed tool call's error: where it was raised (by toolwire about the call, or inside the tool's own code), the
+text the model reads of it, and the values kept out of that text.
 
 Toolwire raises its own errors about a call: its arguments are invalid (:class:`~toolwire.errors.ToolValidationError`),
 it timed out, its result cannot be sent, it names another tool. The text the model gets for them is a verdict on the
@@ -10,23 +10,28 @@ other exception. Worded as a verdict, it told the model that its call had invali
 ``hide_error_details`` let its message through, internal values and all (review 213 #1). The same holds for the
 function of a LangChain tool that toolwire runs (review 218 #3).
 
-:func:`raised_in_tool_code` tells them apart by the error's traceback, read only when a call failed.
+:func:`raised_in_tool_code` tells them apart by the error's traceback, read only when a call failed. So does
+:func:`hide_unsent_values`, which finds the tools whose code the error came through and hides from the text the
+values they were given that the model was not sent (a ``from_langchain_tool(..., injected={...})`` value, a value a
+``functools.partial`` binds: review 217 #1).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from toolwire._result_json import _str
 from toolwire._tool_run import WrongToolCallError
 from toolwire.errors import ToolExecutionError, ToolResultError, ToolTimeoutError, ToolValidationError
 
-__all__ = ["error_wording", "raised_in_tool_code"]
+__all__ = ["UNSENT_VALUES", "error_wording", "hide_unsent_values", "raised_in_tool_code"]
 
 # the frames that call a tool's function: Tool._call (a sync tool's function, or an async one's coroutine made) and
-# toolwire._tool_run.guarded (an async tool's coroutine awaited); a frame after one of them ran inside the function
-_RUNNERS = frozenset({("toolwire.tools", "Tool._call"), ("toolwire._tool_run", "guarded")})
+# toolwire._tool_run.guarded (an async tool's coroutine awaited); a frame after one of them ran inside the function.
+# The name of the frame's local that holds the tool is kept with each.
+_RUNNERS = {("toolwire.tools", "Tool._call"): "self", ("toolwire._tool_run", "guarded"): "tool"}
 
 # toolwire's own tool functions, which forward a call elsewhere and raise their errors as written for the model: an
 # MCP server's (toolwire.mcp.client), a LangChain tool's (toolwire.interop.langchain)
@@ -37,6 +42,12 @@ _ADAPTERS = ("toolwire.mcp.", "toolwire.interop.")
 _LIBRARIES = frozenset({"toolwire", "langchain", "langchain_core", "langgraph", "mcp", "anyio", "sniffio", "httpx",
                         "httpcore", "pydantic", "pydantic_core", "typing_extensions"}) | frozenset(
     sys.stdlib_module_names)
+
+UNSENT_VALUES = "_toolwire_unsent_values"
+"""The attribute of a tool's function holding ``{argument: value}`` for the values it is given that the model is not
+sent (what :func:`~toolwire.interop.langchain.from_langchain_tool` makes, for its ``injected=``); read by
+:func:`hide_unsent_values`."""
+
 
 def _module(frame: Any) -> str:
     module = frame.f_globals.get("__name__")
@@ -82,9 +93,59 @@ def raised_in_tool_code(exc: BaseException) -> bool:
     return False
 
 
+def _unsent(func: Any) -> list[Mapping[Any, Any]]:
+    """The values a tool's function ``func`` is given that the model is not sent: its :data:`UNSENT_VALUES`, and
+    what a ``functools.partial`` (or a chain of them) binds, by keyword and by position."""
+    import functools
+
+    from toolwire._tool_args import _bound_keywords
+
+    found: list[Mapping[Any, Any]] = []
+    marked = getattr(func, UNSENT_VALUES, None)
+    if isinstance(marked, Mapping) and marked:
+        found.append(marked)
+    if isinstance(func, functools.partial):
+        found.append(_bound_keywords(func))
+        while isinstance(func, functools.partial):
+            found.append({f"(bound argument {i})": value for i, value in enumerate(func.args)})
+            func = func.func
+    return [values for values in found if values]
+
+
+def hide_unsent_values(text: str, exc: BaseException) -> str:
+    """``text`` (the error text the model gets for a call that failed with ``exc``) with the values that the tools
+    whose code ``exc`` came through were given, and that the model was not sent, written as ``<hidden>``
+    (:func:`toolwire._tool_args.hide_values`: a text value wherever quoted as its ``repr``, and as itself when 4 or
+    more characters long): a ``from_langchain_tool(..., injected={...})`` value (an ``InjectedState`` snapshot too),
+    the values a tool's ``functools.partial`` binds. Those tools are found on ``exc``'s traceback (the frames that
+    ran their functions), read only when a call failed; an error without that traceback is left as it is. Never
+    raises an exception.
+
+    Returns:
+        The text, with those values hidden.
+    """
+    try:
+        tb, found = exc.__traceback__, []
+        while tb is not None:
+            frame = tb.tb_frame
+            holder = _RUNNERS.get((_module(frame), frame.f_code.co_qualname))
+            if holder is not None:
+                found.extend(_unsent(getattr(frame.f_locals.get(holder), "func", None)))
+            tb = tb.tb_next
+        if not found:
+            return text
+        from toolwire._tool_args import hide_values
+
+        for values in found:
+            text = hide_values(text, values)
+    except Exception:  # (the text as it is rather than no answer for the call)
+        return text
+    return text
+
+
 def error_wording(exc: BaseException, tool_name: str, hide_details: bool) -> str:
-    """The text of :func:`toolwire.results.error_text` (which see) before URL credentials are masked and the text is
-    made valid Unicode. Raises nothing."""
+    """The text of :func:`toolwire.results.error_text` (which see) before the values the model was not sent are hidden
+    (:func:`hide_unsent_values`), URL credentials masked and the text made valid Unicode. Raises nothing."""
     # toolwire's own verdict on this call; one the tool's code raised (a nested tool call's) is its failure, as below
     if isinstance(exc, ToolExecutionError) and not raised_in_tool_code(exc):  # (review 213 #1)
         if isinstance(exc, ToolResultError):  # the call happened: a model that read "failed" would make it again

@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from toolwire._error_origin import error_wording, raised_in_tool_code
+from toolwire._error_origin import error_wording, hide_unsent_values, raised_in_tool_code
 from toolwire._foreign_results import is_foreign_answer
 from toolwire._result_json import (
     _MEDIA_BLOCKS,
@@ -547,7 +547,10 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
     whose message may quote the result (review 62). An exception group (``asyncio.TaskGroup``) gives its first
     error's, the one that says what went wrong. The credentials of URLs in the text are masked
     (:func:`~toolwire._secrets.redact_url`: ``postgres://admin:pw@db`` gives ``postgres://****@db``, and so are
-    ``?token=`` values), since the text goes to the model and so to its provider (review 101).
+    ``?token=`` values), since the text goes to the model and so to its provider (review 101). So are the values a
+    tool whose code raised ``exc`` was given that the model was not sent, such as a ``from_langchain_tool(...,
+    injected={...})`` value or one its ``functools.partial`` binds, quoted in the error's message: each is written
+    ``<hidden>`` (:func:`~toolwire._error_origin.hide_unsent_values`; review 217 #1).
 
     Args:
         exc: the exception the call ended with.
@@ -558,4 +561,4 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
         One paragraph starting with ``"Error:"``, valid Unicode (:func:`valid_text`: an error naming a file
         whose name is not UTF-8 still reaches the model).
     """
-    return valid_text(redact_url(error_wording(exc, tool_name, hide_details)))
+    return valid_text(redact_url(hide_unsent_values(error_wording(exc, tool_name, hide_details), exc)))

@@ -21,6 +21,7 @@ import contextvars
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from toolwire._error_origin import UNSENT_VALUES
 from toolwire._foreign_results import command_error, foreign_answer, is_foreign_answer
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._structured_tool import _pair, _SyncAndAsyncTool
@@ -235,7 +236,8 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
         lc_tool: a LangChain ``BaseTool`` instance (``@tool``-decorated function, ``StructuredTool``, ``Tool``...).
         injected: ``{argument name: value}`` for the arguments the application injects in LangChain
             (``InjectedToolArg``, LangGraph's ``InjectedState``/``InjectedStore``), passed with every call; the
-            model never sees them. Required when the tool has such an argument without a default.
+            model never sees them, also not quoted in the error text of an exception the tool raises (each value
+            is written ``<hidden>`` there). Required when the tool has such an argument without a default.
 
     Returns:
         A new :class:`~toolwire.tools.Tool` that runs ``lc_tool``.
@@ -374,6 +376,8 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     for func in (run, run_async):
         func.__name__ = name if name.isidentifier() else "langchain_tool"
         func.__doc__ = lc_tool.description
+        if fixed:  # (the error text of the tool's own exception hides them: review 217 #1)
+            setattr(func, UNSENT_VALUES, fixed)
     # both sides: toolwire's sync entry points call lc_tool.invoke and its async ones await lc_tool.ainvoke, as
     # LangChain does, made as StructuredTool.from_function(func=, coroutine=) makes such a tool (review 143 #2)
     kind = _CallMarkedBoth if has_sync and has_async else _CallMarked
