@@ -118,13 +118,17 @@ def test_a_namespace_package_two_levels_down_is_named_from_the_current_folder(
 def test_no_module_name_is_advised_when_it_does_not_import_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                     namespace: str) -> None:
     """The folder that holds the namespace package is neither the current one nor on the import path (nor under a
-    folder that is): ``--tools nsp.tools`` would fail."""
+    folder that is): ``--tools nsp.tools`` from here would fail, so the advice names the folder to run it from, as a
+    regular package's does (review 218 #5: it said "fix the code there")."""
     _namespace_package(tmp_path / "elsewhere", namespace)
     (tmp_path / "work").mkdir()
     monkeypatch.chdir(tmp_path / "work")
     with pytest.raises(UserError) as caught:
         load_tools(f"../elsewhere/{namespace}/tools.py")
-    assert "fix the code there" in str(caught.value) and "pass --tools" not in str(caught.value)
+    assert "fix the code there" not in str(caught.value)
+    folder = (tmp_path / "elsewhere").resolve()
+    assert str(caught.value).endswith(f"pass --tools {namespace}.tools (from the folder {folder}, which holds the "
+                                      "package), then try again.")
 
 
 def test_a_namespace_package_under_a_plain_folder_is_named_from_the_current_one(

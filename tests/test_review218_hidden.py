@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
 
 from toolwire import Agent, ToolExecutor, tool
-from toolwire.errors import ToolExecutionError
+from toolwire.errors import ToolExecutionError, UserError
 from toolwire.testing import ScriptedChatModel
 
 lc_tools = pytest.importorskip("langchain_core.tools")
@@ -167,3 +171,56 @@ def test_a_nested_tools_values_are_hidden_too() -> None:
 
     text = outer.invoke({"name": "outer", "args": {"query": "cats"}, "id": "c1", "type": "tool_call"}).content
     assert "sk-live-SECRET-123" not in text and "bad key <hidden>" in text, text
+
+
+# -- review 218 #5: a namespace package's module given from another folder --------------------------------------------
+
+
+@pytest.fixture
+def namespace(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    name = f"nsp218_{uuid.uuid4().hex[:8]}"
+    yield name
+    for key in list(sys.modules):
+        if key.partition(".")[0] == name or key.startswith("toolwire_user_tools_"):
+            sys.modules.pop(key, None)
+
+
+def _namespace_package(root: Path, name: str) -> None:
+    (root / name).mkdir(parents=True)
+    (root / name / "util.py").write_text(f"WHO = '{name}.util'\n", encoding="utf-8")
+    (root / name / "tools.py").write_text(
+        "from . import util\nfrom toolwire import tool\n\n\n@tool\ndef nst(x: int) -> str:\n    \"\"\"Who.\"\"\"\n"
+        "    return util.WHO\n", encoding="utf-8")
+
+
+def test_a_namespace_package_from_another_folder_is_told_where_to_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      namespace: str) -> None:
+    _namespace_package(tmp_path / "proj", namespace)
+    (tmp_path / "other").mkdir()
+    monkeypatch.chdir(tmp_path / "other")
+    with pytest.raises(UserError) as caught:
+        load = __import__("toolwire.cli_tools", fromlist=["load_tools"]).load_tools
+        load(f"../proj/{namespace}/tools.py")
+    text = str(caught.value)
+    folder = (tmp_path / "proj").resolve()
+    assert text.endswith(f"../proj/{namespace}/tools.py is a module of a package, which loads by its module name: "
+                         f"pass --tools {namespace}.tools (from the folder {folder}, which holds the package), then "
+                         "try again."), text
+    monkeypatch.chdir(folder)  # (what the advice says: it loads)
+    tools = load(f"{namespace}.tools")
+    assert [t.name for t in tools] == ["nst"] and tools[0].func(1) == f"{namespace}.util"
+
+
+def test_a_namespace_name_a_module_elsewhere_takes_gets_no_advice(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """``json/tools.py`` from another folder: ``import json.tools`` would find the standard library's json."""
+    from toolwire.cli_tools import load_tools
+
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    _namespace_package(tmp_path / "proj", "json")
+    (tmp_path / "other").mkdir()
+    monkeypatch.chdir(tmp_path / "other")
+    with pytest.raises(UserError) as caught:
+        load_tools("../proj/json/tools.py")
+    assert "fix the code there" in str(caught.value) and "pass --tools" not in str(caught.value)

@@ -50,21 +50,20 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
         The tools, in definition order.
 
     Raises:
-        UserError: the file or module cannot be imported (its import raised any exception, ``BaseException`` s such
-            as asyncio's ``CancelledError`` too, but ``KeyboardInterrupt``, which is raised as it is; a file of a
-            package whose relative import fails is told to be passed by its module name, ``--tools shop.tools``:
-            review 199 #8; of a namespace package too, when that name imports it from here: review 208 #6), or
-            imports a module from beside it whose name a module another tools file imported from
-            its own folder has (both files named: Python holds one module per name), or holds no
-            tools, or its ``TOOLS`` is not a list of tools (one tool alone, a dict, a string) or holds an entry the
-            command cannot use (a schema without a function, such as a pydantic model class or an OpenAI tool dict;
-            a server tool where ``server_tools`` is False: never dropped without a word), or one of the functions the
-            rule above makes a tool cannot be one (a helper taking a ``socket.socket``, say): one line
-            naming the file and the function, saying to rename a helper ``_name`` or to mark the tools
-            with ``@tool`` / list them in ``TOOLS``. Such a function is not skipped, since the tools the
-            command serves would then silently differ from the documented rule. A class of the file is named in
-            these messages by the file's name (``helper_type.Connection``), not by the module name toolwire
-            imports the file under (review 170 #5).
+        UserError: the file or module cannot be imported (its import raised any exception, ``BaseException`` s such as
+            asyncio's ``CancelledError`` too, but ``KeyboardInterrupt``, which is raised as it is; a file of a package
+            whose relative import fails is told to be passed by its module name, ``--tools shop.tools``: review 199 #8;
+            of a namespace package too, when that name imports it from here, review 208 #6, or from the folder named,
+            review 218 #5), or imports a module from beside it whose name a module another tools file imported from its
+            own folder has (both files named: Python holds one module per name), or holds no tools, or its ``TOOLS`` is
+            not a list of tools (one tool alone, a dict, a string) or holds an entry the command cannot use (a schema
+            without a function, such as a pydantic model class or an OpenAI tool dict; a server tool where
+            ``server_tools`` is False: never dropped without a word), or one of the functions the rule above makes a
+            tool cannot be one (a helper taking a ``socket.socket``, say): one line naming the file and the function,
+            saying to rename a helper ``_name`` or to mark the tools with ``@tool`` / list them in ``TOOLS``. Such a
+            function is not skipped, since the tools the command serves would then silently differ from the documented
+            rule. A class of the file is named in these messages by the file's name (``helper_type.Connection``), not by
+            the module name toolwire imports the file under (review 170 #5).
     """
     try:
         return _load_tools(spec, server_tools=server_tools)
@@ -162,12 +161,12 @@ def _package_module(path: Path) -> str | None:
     (``shop.tools`` for ``shop/tools.py``), with ``(from the folder FOLDER, ...)`` added when the folder that holds
     the package is not the current one (the command must run there, or have it on ``PYTHONPATH``); or, for a folder
     without ``__init__.py`` (a namespace package, PEP 420), the name that imports this very file from the import path
-    the command uses (the current folder first: :func:`_namespace_module`; review 208 #6). Else None. Raises
-    nothing."""
+    the command uses (the current folder first: :func:`_namespace_module`; review 208 #6), or else its nearest name
+    with the folder to run from (:func:`_namespace_elsewhere`; review 218 #5). Else None. Raises nothing."""
     try:
         folder = path.resolve().parent
         if not (folder / "__init__.py").is_file():
-            return _namespace_module(path.resolve())
+            return _namespace_module(path.resolve()) or _namespace_elsewhere(path.resolve())
         parts = [path.stem]
         while (folder / "__init__.py").is_file() and folder.parent != folder:
             parts.insert(0, folder.name)
@@ -198,6 +197,26 @@ def _namespace_module(file: Path) -> str | None:
     except (OSError, RuntimeError, ValueError):
         return None
     return None
+
+
+def _namespace_elsewhere(file: Path) -> str | None:
+    """For ``file`` (a resolved ``.py`` file whose folder has no ``__init__.py``) in a folder that no folder on
+    ``sys.path`` imports it from: its nearest dotted name (``nsp.tools`` for ``nsp/tools.py``) with ``(from the folder
+    FOLDER, which holds the package)``, as a regular package's (review 218 #5); None when those parts are not names,
+    when ``FOLDER`` is the current one, or when the top name is a module or regular package found elsewhere (the
+    standard library's ``json``), which ``import`` takes over this folder. Runs no code of the user's. Raises
+    nothing."""
+    try:
+        parts, holder = [file.parent.name, file.stem], file.parent.parent
+        if holder == file.parent or holder == Path.cwd().resolve() or not all(
+                part.isidentifier() and not keyword.iskeyword(part) for part in parts):
+            return None
+        found = _where(parts[0], None)
+        if found is not None and (found[0] is not None or found[1] is None):  # (only a namespace package joins it)
+            return None
+    except Exception:  # (a finder that fails: no advice rather than a wrong one)
+        return None
+    return ".".join(parts) + f" (from the folder {holder}, which holds the package)"
 
 
 def _finds(parts: list[str], file: Path) -> bool:
