@@ -14,6 +14,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationInfo
 
 from toolwire import ToolCall, ToolExecutor, tool
 from toolwire.errors import SchemaError
+from toolwire.models.lowering.gemini import convert_to_gemini_tool
+from toolwire.models.lowering.openai import convert_to_openai_tool
 
 
 def _call(t: Any, args: dict[str, Any]) -> str:
@@ -174,3 +176,55 @@ def test_a_partial_of_a_singledispatch_function_runs() -> None:
     assert tool(functools.partial(_describe, 5), name="five").invoke({"unit": "g"}) == "int 5 g"
     with pytest.raises(SchemaError, match="by position"):
         tool(functools.partial(_describe, value=3), name="three")
+
+
+class _Perm(enum.Flag):
+    READ = 1
+    WRITE = 2
+    EXEC = 4
+
+
+class _Opt(enum.IntFlag):
+    A = 1
+    B = 2
+    C = 4
+    D = 8
+    E = 16
+    F = 32
+    G = 64
+    VERBOSE = 256  # (no 128: the bits are not adjacent)
+
+
+@tool
+def _grant(perm: _Perm, opts: _Opt = _Opt.A, maybe: _Perm | None = None) -> str:
+    """Grant.
+
+    Args:
+        perm: the permissions
+        opts: options
+        maybe: the permissions, or none
+    """
+    return repr((perm, opts, maybe))
+
+
+def test_a_flag_of_many_gap_bits_takes_combinations() -> None:
+    """(#7a) More than six flags with a gap in their bits: the range of combinations, not the single flags."""
+    opts = convert_to_openai_tool(_grant, strict=True)["function"]["parameters"]["properties"]["opts"]
+    assert "enum" not in opts and (opts["minimum"], opts["maximum"]) == (0, 383)
+    assert "VERBOSE = 256" in opts["description"]
+    assert _paths(_grant, {"perm": 3, "opts": 257})[1] == "(<_Perm.READ|WRITE: 3>, <_Opt.A|VERBOSE: 257>, None)"
+
+
+def test_a_flag_value_out_of_range_is_refused_naming_combinations() -> None:
+    """(#7b) The error says combinations are taken, not "Input should be 1, 2 or 4"."""
+    text = _call(_grant, {"perm": 8})
+    assert text.startswith("Error: Invalid arguments")
+    assert "Input should be a combination of the flags READ = 1, WRITE = 2, EXEC = 4" in text
+    assert "1, 2 or 4" not in text
+
+
+def test_gemini_keeps_the_flag_names_of_an_optional_flag() -> None:
+    """(#7c) Gemini's nullable form of ``Optional[Flag]`` keeps the note naming the flags."""
+    maybe = convert_to_gemini_tool(_grant)["parameters"]["properties"]["maybe"]
+    assert maybe["nullable"] is True
+    assert maybe["description"].startswith("the permissions, or none. The sum of the chosen flags: READ = 1")

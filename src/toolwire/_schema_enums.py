@@ -10,9 +10,9 @@ import enum
 from collections.abc import Callable
 from typing import Any
 
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, ValidationError
 
-__all__ = ["EnumApart", "enum_apart", "flag_schema", "shown"]
+__all__ = ["EnumApart", "FlagError", "enum_apart", "flag_error", "flag_schema", "shown"]
 
 
 def shown(values: list[Any]) -> str:
@@ -70,7 +70,9 @@ def flag_schema(out: dict[str, Any], cls: Any) -> dict[str, Any]:
     integers it takes: any combination of its flags (``READ | WRITE`` is ``3``), not only the single flags pydantic
     lists (``enum: [1, 2, 4]`` refused ``3``, which the function takes: review 212 #5), with the flags named in the
     description. Flags of adjacent bits give ``minimum: 0``/``maximum`` (every number between is a combination);
-    others every combination in ``enum`` (up to 64 of them). Any other enum's ``out`` as it is."""
+    others every combination in ``enum`` (up to 64 of them), and more than six such flags the range again (the
+    description saying which bits there are; validation refuses a number of other bits: review 222 #7). Any other
+    enum's ``out`` as it is."""
     if not (isinstance(cls, type) and issubclass(cls, enum.Flag)):
         return out
     members = list(cls.__members__.values())
@@ -88,7 +90,56 @@ def flag_schema(out: dict[str, Any], cls: Any) -> dict[str, Any]:
         rest.update(minimum=0, maximum=mask)
     elif len(flags) <= 6:
         rest["enum"] = [n for n in range(mask + 1) if not n & ~mask]
-    else:
-        return out
+    else:  # (too many combinations to list: the range, with the flags named; validation refuses other bits)
+        rest.update(minimum=0, maximum=mask)
     return {"type": "integer", **rest,
             "description": f"{written.rstrip()} {note}" if isinstance(written, str) and written.strip() else note}
+
+
+def _single_flags(cls: Any) -> list[Any] | None:
+    """The single-bit members of the ``enum.Flag`` ``cls`` of non-negative integer values, else None."""
+    if not (isinstance(cls, type) and issubclass(cls, enum.Flag)):
+        return None
+    members = list(cls.__members__.values())
+    if not members or any(type(m.value) is not int or m.value < 0 for m in members):
+        return None
+    return [m for m in members if m.value and not m.value & (m.value - 1)]
+
+
+class FlagError:
+    """The ``function-wrap`` of an ``enum.Flag`` node: a value it refuses as no member is refused as no combination
+    of its flags, which is what the schema offers (:func:`flag_schema`); pydantic's own error listed the single
+    flags ("Input should be 1, 2 or 4"), telling the model that ``3`` is not allowed (review 222 #7)."""
+
+    __slots__ = ("expected",)
+
+    def __init__(self, flags: list[Any]) -> None:
+        mask = 0
+        for member in flags:
+            mask |= member.value
+        names = ", ".join(f"{m.name} = {m.value}" for m in flags)
+        self.expected = f"a combination of the flags {names}: the sum of the chosen ones, from 0 to {mask}"
+
+    def __call__(self, value: Any, handler: Callable[[Any], Any]) -> Any:
+        try:
+            return handler(value)
+        except ValidationError as exc:
+            if any(error.get("type") == "enum" for error in exc.errors()):
+                raise PydanticCustomError("enum", "Input should be {expected}", {"expected": self.expected}) from None
+            raise
+
+
+def flag_error(node: dict[str, Any]) -> dict[str, Any]:
+    """The core schema ``node`` (an ``enum`` node of an ``enum.Flag``, perhaps wrapped already) refusing a value
+    with :class:`FlagError`'s words; ``node`` itself for any other enum. A ``ref`` moves to the wrapper."""
+    inner = node
+    while inner.get("type") in ("function-before", "function-wrap") and isinstance(inner.get("schema"), dict):
+        inner = inner["schema"]
+    flags = _single_flags(inner.get("cls")) if inner.get("type") == "enum" else None
+    if not flags:
+        return node
+    out = {"type": "function-wrap", "function": {"type": "no-info", "function": FlagError(flags)},
+           "schema": {k: v for k, v in node.items() if k != "ref"}}
+    if "ref" in node:
+        out["ref"] = node["ref"]
+    return out

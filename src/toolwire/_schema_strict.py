@@ -52,7 +52,7 @@ from toolwire._schema_dates import WRITTEN as _WRITTEN
 from toolwire._schema_dates import NotDigits as _NotDigits
 from toolwire._schema_dates import not_digits
 from toolwire._schema_docs import describe_class
-from toolwire._schema_enums import EnumApart, enum_apart, flag_schema, shown
+from toolwire._schema_enums import EnumApart, FlagError, enum_apart, flag_error, flag_schema, shown
 from toolwire._schema_keys import UNKEYABLE, DistinctKeys, KeyFromText, distinct_keys, key_names, key_table
 from toolwire._schema_shapes import NamedTupleObjects
 from toolwire._schema_unions import DatesApart, NumberNotBool, apart_unions, union_rule
@@ -172,7 +172,7 @@ class _BoolApart:
 
 
 _BEFORE_CHECKS = (KeyFromText, _NotDigits, DistinctKeys, NumberNotBool)  # (made once: not an ``A | B`` per call)
-_WRAP_CHECKS = (_BoolApart, EnumApart)
+_WRAP_CHECKS = (_BoolApart, EnumApart, FlagError)
 
 
 def transparent(node: dict[str, Any]) -> bool:
@@ -220,7 +220,7 @@ def numeric_leaf(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]
         return {"type": "function-wrap", "function": {"type": "no-info", "function": _BoolApart(node["expected"])},
                 "schema": node}
     if kind == "enum" and (node.get("sub_type") in ("int", "float") or _numeric(node.get("members"))):
-        return not_bool(node, config)
+        return flag_error(not_bool(node, config))  # (an enum.Flag's error names combinations: review 222 #7)
     if kind == "enum":
         return enum_apart(node)
     return node

@@ -213,8 +213,12 @@ class _Lowering:
             out["nullable"] = True
         self.note(out, path, default_notes(node))  # (an Optional parameter's default sits beside its anyOf)
         if node.get("description"):
-            hint = self.json_hints.get(path)
-            out["description"] = f"{node['description']} ({hint})" if hint else node["description"]
+            hint, text = self.json_hints.get(path), node["description"]
+            own = kept[0].get("description") if len(kept) == 1 and isinstance(kept[0], dict) else None
+            if isinstance(own, str) and own.strip() and own.strip() not in text:  # (Optional[Flag]'s flag names:
+                stop = "" if text.rstrip().endswith((".", "!", "?", ":")) else "."  # the branch's own words
+                text = f"{text.rstrip()}{stop} {own.strip()}"  # stay: review 222 #7)
+            out["description"] = f"{text} ({hint})" if hint else text
         return out
 
     def note(self, out: dict[str, Any], path: str, notes: list[str]) -> None:
