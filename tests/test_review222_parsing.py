@@ -141,12 +141,9 @@ def test_the_retry_search_does_not_keep_the_reply_alive(parse: str) -> None:
     import sys
 
     from toolwire import parsing
-    from toolwire.parsing._scan import forget_spans
-
     read = read_text_calls if parse == "read_text_calls" else getattr(parsing, parse)
     text = "".join(["search(q=[A\n"] * 200 + ["x" * 1000])  # (a new string, not a constant of the code object)
     before = sys.getrefcount(text)
     read(text, ["search"])
-    forget_spans(text)  # (parse_pythonic leaves python_span_end's facts of its last text, as it did before)
     gc.collect()
     assert sys.getrefcount(text) == before, "something kept the reply text after the parse returned"

@@ -39,7 +39,7 @@ from toolwire.parsing._pythonic_slips import (
 )
 from toolwire.parsing._repeated_keys import RepeatedKey, refuse_repeated_literal_keys
 from toolwire.parsing._retries import python_retry
-from toolwire.parsing._scan import BAD, DEEP, EOF, python_span_end, skip_ws, to_jsonable
+from toolwire.parsing._scan import BAD, DEEP, EOF, forget_spans, python_span_end, skip_ws, to_jsonable
 
 __all__ = ["PythonNames", "add_calls_in", "call_at", "parse_pythonic", "python_name"]
 
@@ -591,7 +591,10 @@ def parse_pythonic(text: str, tool_names: Collection[str] | Mapping[str, Any]) -
         where the call written again starts, which is read); prose such as ``get_weather(city)`` stays
         text. A code fence holding only calls is removed with them.
     """
-    return collect_pythonic(text, tool_names).result(text)
+    try:
+        return collect_pythonic(text, tool_names).result(text)
+    finally:
+        forget_spans(text)  # (what the scan learnt about this text is not kept past it: review 222 #9's neighbour)
 
 
 def collect_pythonic(text: str, tool_names: Collection[str] | Mapping[str, Any]) -> Collector:
