@@ -5,12 +5,15 @@
   no longer logs "cannot reuse already awaited coroutine" (the inner executor's calls count as the outer call's).
 * #2: a sync run stopped by a second Ctrl-C carries the answer of the call it gave up on its ``KeyboardInterrupt``
   (``.messages``), as the async API does, so a resumed run does not run that call again.
+* #4: a stubborn helper task a tool awaits, whose cleanup awaits (``async with``, ``finally: await ...``) or that
+  polls with ``await asyncio.sleep(0)``, is given up without "cannot reuse already awaited coroutine".
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import subprocess
 import sys
 from typing import Any
@@ -54,7 +57,15 @@ async def t(x: int) -> str:
         return answers[0].content
     if len(runs) > 1:
         return "ran again"
+    if how == "cleanup":  # a helper task whose cleanup awaits
+        return await asyncio.ensure_future(cleaned())
     return await inner.ainvoke({"x": x})
+
+async def cleaned():
+    try:
+        await inner.ainvoke({"x": 1})
+    finally:
+        await asyncio.sleep(0.01)
 
 @tool
 def quick(x: int) -> str:
@@ -197,3 +208,70 @@ def test_a_call_given_up_at_a_second_ctrl_c_of_a_sync_run_is_answered_on_the_int
     _check(out, err, 4)
     assert "answers ['c1', 'c2']" in out, (out, err)
     assert "runs [1]" in out, (out, err)
+
+
+class _Connection:
+    async def __aenter__(self) -> _Connection:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await asyncio.sleep(0.01)  # closing the connection
+
+
+@pytest.mark.parametrize("shape", ["async_with", "finally_await", "poll"])
+def test_a_stubborn_helper_whose_cleanup_awaits_or_that_polls_is_given_up_quietly(
+        monkeypatch: pytest.MonkeyPatch, shape: str) -> None:
+    monkeypatch.setattr(toolwire._tool_run, "CANCEL_GRACE", 0.2)
+    logged: list[Any] = []
+    helpers: list[asyncio.Task[None]] = []
+
+    async def stubborn() -> None:
+        while True:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.sleep(0 if shape == "poll" else 30)
+
+    async def helper() -> None:
+        if shape == "async_with":
+            async with _Connection():
+                await stubborn()
+        elif shape == "finally_await":
+            try:
+                await stubborn()
+            finally:
+                await asyncio.sleep(0.01)
+        else:
+            await stubborn()
+
+    @tool
+    async def fetch(x: int) -> str:
+        """Awaits a helper that ignores its cancellation."""
+        helpers.append(asyncio.ensure_future(helper()))
+        await helpers[0]
+        return "x"
+
+    async def main() -> list[asyncio.Task[Any]]:
+        _quiet_loop_end(asyncio.get_running_loop(), logged)
+        before = asyncio.all_tasks()
+        run = asyncio.ensure_future(ToolExecutor([fetch]).acall([{"name": "fetch", "args": {"x": 1}, "id": "c1",
+                                                                   "type": "tool_call"}]))
+        await asyncio.sleep(0.05)
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError) as caught:
+            await run
+        assert [m.tool_call_id for m in caught.value.tool_messages] == ["c1"]  # type: ignore[attr-defined]
+        await asyncio.sleep(0.1)
+        gc.collect()  # (a task's exception never retrieved is logged when it is collected)
+        await asyncio.sleep(0.05)
+        return [task for task in asyncio.all_tasks() if task not in before]
+
+    left = _run_briefly(main())
+    assert left == [], left
+    assert helpers[0].done() and (helpers[0].cancelled() or helpers[0].exception() is None)
+    assert not logged, logged  # (the helper ended with "cannot reuse already awaited coroutine", logged)
+
+
+@pytest.mark.parametrize(("api", "times"), [("async", "twice"), ("sync", "twice"), ("sync", "once")])
+def test_a_ctrl_c_gives_up_a_helper_whose_cleanup_awaits_quietly(api: str, times: str) -> None:
+    out, err = _run(api, "cleanup", times)  # (an unhandled 'cannot reuse already awaited coroutine' was logged)
+    _check(out, err, 4)
+    assert "answers ['c1', 'c2']" in out, (out, err)

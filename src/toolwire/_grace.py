@@ -23,6 +23,7 @@ waits for that ignore their cancellation too (a helper task the tool awaits, thr
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import contextvars
 import gc
@@ -87,9 +88,12 @@ async def give_up_calls(tasks: list[asyncio.Future[Any]], ending: bool = False) 
     ``TaskGroup`` held the run, and ``asyncio.run``'s end, until a third Ctrl-C). So each of these tasks has its
     coroutine closed (``GeneratorExit`` where it waits, its ``finally`` blocks run), is detached from the future it
     waits on, and is marked cancelled, which wakes the tasks awaiting it. One about to run (woken by its
-    cancellation) is so ended after that run, a pass of the event loop later. A task that cannot be so ended (its
-    coroutine ignores ``GeneratorExit``; an event loop whose futures do not show their callbacks) is given up with
-    :func:`give_up` instead.
+    cancellation) is so ended after that run, a pass of the event loop later; one that waits on nothing (it polls
+    with ``await asyncio.sleep(0)``) has its next step taken off the event loop's queue. A task that cannot be so
+    ended (its cleanup awaits, so its coroutine goes on past ``GeneratorExit``; an event loop whose futures do not
+    show their callbacks) is given up with :func:`give_up` instead when it is toolwire's own, and cancelled again
+    when it is a tool's, its end neither logged nor waited for (review 218 #4: give_up had it fail with "cannot
+    reuse already awaited coroutine").
 
     Which tasks: each of ``tasks``, the ones it waits on (each task's future, a ``gather``'s children) and those
     started in its context (:func:`mark_call`), when they are being cancelled (``cancelling()``): a helper that
@@ -114,8 +118,9 @@ async def give_up_calls(tasks: list[asyncio.Future[Any]], ending: bool = False) 
         with contextlib.suppress(asyncio.CancelledError):  # (the run is stopping already)
             await asyncio.sleep(0)
         later = _end_all([task for task in later if not task.done()])
-    for task in later:
-        give_up(task)  # type: ignore[arg-type]
+    for task in later:  # (a tool's task woken at every pass)
+        if not (ended := _end_scheduled(task)):
+            _let_go(task, ended is False)
     with contextlib.suppress(asyncio.CancelledError):  # a pass: the done callbacks of the tasks ended run now, not
         await asyncio.sleep(0)  # after the caller took its own off (the executor's note of the answers so far)
     return family
@@ -130,9 +135,58 @@ def _end_all(tasks: list[asyncio.Future[Any]]) -> list[asyncio.Future[Any]]:
         waiter = getattr(task, "_fut_waiter", None)
         if plan is None and isinstance(waiter, asyncio.Future) and waiter.done() and not _asks_given_up(task):
             later.append(task)  # (a tool's task that would run its code once more; toolwire's own would not)
-        elif plan is None or not _end_cancelled(task, *plan):
+        elif plan is not None and _end_cancelled(task, *plan):
+            pass
+        elif _asks_given_up(task):
             give_up(task)  # type: ignore[arg-type]
+        elif plan is not None:  # (a tool's task: give_up would have it fail with "cannot reuse already awaited
+            _let_go(task, True)  # coroutine", review 218 #4)
+        elif not (ended := _end_scheduled(task)):
+            _let_go(task, ended is False)
     return later
+
+
+def _end_scheduled(task: asyncio.Future[Any]) -> bool | None:
+    """End ``task``, a tool's task with no future to be detached from (it polls with ``await asyncio.sleep(0)``, or
+    what it waits on is done), cancelled now: its next step taken off the event loop's queue, its coroutine closed,
+    the task marked cancelled. False, the step left, when its coroutine goes on (its cleanup awaits); None when
+    nothing was done (an event loop whose queue cannot be read)."""
+    ready = getattr(task.get_loop(), "_ready", None)
+    coro: Any = task.get_coro() if isinstance(task, asyncio.Task) else None
+    steps = [handle for handle in (ready if isinstance(ready, collections.deque) else ())
+             if isinstance(handle, asyncio.Handle) and not handle.cancelled()
+             and getattr(getattr(handle, "_callback", None), "__self__", None) is task]
+    if not steps or not callable(getattr(coro, "close", None)):
+        return None
+    try:
+        coro.close()
+    except Exception as exc:  # (its cleanup failed: logged; it awaited: it still runs, see _let_go)
+        log.debug("Closing the coroutine of the task %s given up raised %s: %s", task.get_name(),  # type: ignore[attr-defined]
+                  type(exc).__name__, exc)
+    if getattr(coro, "cr_frame", None) is not None:
+        return False
+    for handle in steps:
+        handle.cancel()
+    asyncio.Future.cancel(task)
+    return True
+
+
+def _let_go(task: asyncio.Future[Any], closed: bool) -> None:
+    """Give up on ``task``, a tool's task that could not be ended at once (its cleanup awaits, the event loop does
+    not show its callbacks): it is cancelled again, which its cleanup gets where it waits, and its end is neither
+    logged nor waited for at the end of a sync call's event loop (:func:`toolwire._concurrency.abandon`'s rules),
+    rather than failing with "cannot reuse already awaited coroutine" (:func:`give_up`, for toolwire's own tasks).
+    ``closed``: whether its coroutine was closed already (else it is closed first, by ``abandon``)."""
+    from toolwire._concurrency import _abandoned, _forget, abandon  # (that module imports this one)
+
+    if not closed:
+        abandon(task)  # type: ignore[arg-type]
+        return
+    _abandoned.add(task)  # type: ignore[arg-type]
+    task.add_done_callback(_forget)  # type: ignore[arg-type]
+    with contextlib.suppress(AttributeError):
+        task._log_destroy_pending = False  # type: ignore[attr-defined]
+    task.cancel()
 
 
 def _asks_given_up(task: asyncio.Future[Any]) -> bool:
