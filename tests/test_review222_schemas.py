@@ -228,3 +228,23 @@ def test_gemini_keeps_the_flag_names_of_an_optional_flag() -> None:
     maybe = convert_to_gemini_tool(_grant)["parameters"]["properties"]["maybe"]
     assert maybe["nullable"] is True
     assert maybe["description"].startswith("the permissions, or none. The sum of the chosen flags: READ = 1")
+
+
+@tool
+def _resize(size: tuple[int, int] | None = None, mode: str = "fit", note: str = "") -> str:
+    """Resize the image.
+
+    Args:
+        size (tuple (int, int) or :obj:`None`, optional): The new width and height.
+        mode (:obj:`str`, optional): How to fit the image.
+        note (str): A note (free text: anything).
+    """
+    return "ok"
+
+
+def test_a_napoleon_type_holding_parentheses_keeps_the_description() -> None:
+    """(#8) The type ends at its own closing parenthesis, not the first ``)``."""
+    props = _resize.parameters["properties"]
+    assert props["size"]["description"] == "The new width and height."
+    assert props["mode"]["description"] == "How to fit the image."
+    assert props["note"]["description"] == "A note (free text: anything)."

@@ -272,10 +272,23 @@ _ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]*)`")  # a Sphinx role (:ob
 def napoleon_entry(text: str) -> str:
     """The Google entry ``text`` with the colons inside its parenthesised type taken out (a Sphinx role written
     as its target: ``limit (:obj:`int`, optional): ...`` -> ``limit (int, optional): ...``, Napoleon's own
-    example), so that the first colon ends the name and type (review 212 #4: the name was read as ``limit (``)."""
+    example), so that the first colon ends the name and type (review 212 #4: the name was read as ``limit (``). The
+    type ends at the parenthesis that closes it, so a type holding parentheses (``size (tuple (int, int) or
+    :obj:`None`, optional): ...``) is read whole (review 222 #8)."""
     colon, start = text.find(":"), text.find("(")
-    end = text.find(")", start)
-    if start < 0 or colon < start or end < colon:
+    if start < 0 or colon < start:
+        return text
+    depth, end = 0, -1
+    for index in range(start, len(text)):  # the parenthesis that closes the type (``(tuple (int, int) or ...)``)
+        char = text[index]
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if not depth:
+                end = index
+                break
+    if end < colon:
         return text
     return text[:start] + _ROLE.sub(r"\1", text[start:end]).replace(":", "") + text[end:]
 
