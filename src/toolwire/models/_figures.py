@@ -41,14 +41,49 @@ _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w])")  # standalone: not i
 _GROUPS = re.compile(r"[.,]")
 
 
+def _ascii(number: str) -> str:
+    """``number`` in ASCII digits (``"٤٤١٧"``, the Arabic-Indic digits, -> ``"4417"``)."""
+    if number.isascii():
+        return number
+    return "".join(str(unicodedata.digit(c)) if c.isdigit() else c for c in number)
+
+
 def _groups(number: str) -> tuple[str, ...]:
     """The digit groups of ``number`` in ASCII digits (``"1.744.000"`` -> ``("1", "744", "000")``; ``"٤٤١٧"``, the
     Arabic-Indic digits, -> ``("4417",)``), a last group of zeros after a separator left out (``"80,00"`` and
     ``"80.0"`` are ``("80",)``)."""
-    if not number.isascii():
-        number = "".join(str(unicodedata.digit(c)) if c.isdigit() else c for c in number)
-    groups = tuple(_GROUPS.split(number))
+    groups = tuple(_GROUPS.split(_ascii(number)))
     return groups[:-1] if len(groups) > 1 and not groups[-1].strip("0") else groups
+
+
+def _with_cents(number: str) -> bool:
+    """Whether ``number`` is an amount of groups of thousands with a decimal part, told by its other separator:
+    ``"12.345,67"``, ``"12,345.67"``, ``"1.234.567,89"`` (review 221 #1); not an address or a version, whose
+    separators are all one (``"192.168.1.1"``, ``"1.100.12"``)."""
+    marks = _GROUPS.findall(number)
+    raw = _GROUPS.split(_ascii(number))
+    return (len(raw) > 2 and 1 <= len(raw[0]) <= 3 and all(len(group) == 3 for group in raw[1:-1])
+            and len(set(marks[:-1])) == 1 and marks[-1] != marks[0])
+
+
+def _readings(number: str) -> set[tuple[str, ...]]:
+    """The digit groups ``number`` may be compared by: its :func:`_groups`, the digits of groups of thousands
+    joined (``"4.417"`` -> ``("4417",)``; ``"12.345,67"`` -> ``("12345", "67")``), and a decimal part without its
+    trailing zeros (``"80,50"`` and ``"80.50"`` -> ``("80", "5")``, as ``"80.5"``: review 221 #2). A part is decimal
+    after a single separator when it is not of three digits (``"1.500"`` may be 1500), and after groups of
+    thousands when its separator is the other one (:func:`_with_cents`)."""
+    groups = _groups(number)
+    found = {groups}
+    raw = tuple(_GROUPS.split(_ascii(number)))
+    if len(raw) > 1 and not raw[0].startswith("0") and all(len(group) == 3 for group in raw[1:]):
+        found.add(("".join(raw),))  # "4.417", "1,744,000" (not "0.015")
+    if _with_cents(number):
+        whole, part = "".join(raw[:-1]), raw[-1].rstrip("0")
+        found |= {(*raw[:-1], part) if part else raw[:-1], (whole, part) if part else (whole,)}
+    elif len(raw) == 2 and len(raw[1]) != 3:
+        part = raw[1].rstrip("0")
+        found.add((raw[0], part) if part else (raw[0],))
+    return found
 
 
 def figure_context(messages: Sequence[Any]) -> tuple[frozenset[tuple[str, ...]], frozenset[str]] | None:
@@ -59,9 +94,10 @@ def figure_context(messages: Sequence[Any]) -> tuple[frozenset[tuple[str, ...]],
 
     Returns:
         None unless the conversation ends with tool results (the ToolMessages after the last AIMessage) and every one
-        of them is an error; then ``(numbers, groups)``: the digit groups (:func:`_groups`) of every number in the
-        conversation's text (each message's text, the tool calls' arguments and the results, error texts included:
-        "HTTP 503"), and every single group of them.
+        of them is an error; then ``(numbers, groups)``: the digit groups of every number in the conversation's text
+        (each message's text, the tool calls' arguments and the results, error texts included: "HTTP 503"), in each
+        way it may be read (:func:`_readings`: ``"4.417"`` also as ``("4417",)``, ``"80.50"`` also as ``("80",
+        "5")``), and every single group of them (:func:`_groups`).
     """
     if not messages or getattr(messages[-1], "type", None) != "tool":
         return None
@@ -83,8 +119,9 @@ def figure_context(messages: Sequence[Any]) -> tuple[frozenset[tuple[str, ...]],
             content = getattr(message, "content", "")
             said.append(content if isinstance(content, str) else json.dumps(content, default=str))
             said += [json.dumps(call.get("args"), default=str) for call in getattr(message, "tool_calls", None) or ()]
-    numbers = frozenset(_groups(n) for text in said for n in _NUMBER.findall(text))
-    return numbers, frozenset(group for number in numbers for group in number)
+    written = [n for text in said for n in _NUMBER.findall(text)]
+    groups = frozenset(group for n in written for group in _groups(n))
+    return frozenset(reading for n in written for reading in _readings(n)), groups
 
 
 def made_up_figure(text: str, known: tuple[frozenset[tuple[str, ...]], frozenset[str]]) -> int | None:
@@ -93,12 +130,21 @@ def made_up_figure(text: str, known: tuple[frozenset[tuple[str, ...]], frozenset
     A figure is a standalone number (no letter, digit or ``_`` touching it: not the ``2`` of ``get_v2_balance``, the
     ``3`` of ``MP3``, the ``1`` of ``1st``) of two digits or more, or with a decimal part (a single digit, as in
     "try again in 5 minutes" or a list's "1.", is left alone), and not of three groups or more other than groups of
-    thousands (an address such as ``192.168.1.1``, a version, a dotted date: identifiers a how-to gives from general
-    knowledge; the default model's answer to a failed search for resetting a router was declined for its
+    thousands, with or without a decimal part after the other separator (``"12.345,67"``, ``"$12,345.67"``: review
+    221 #1): an address such as ``192.168.1.1``, a version, a dotted date are identifiers a how-to gives from general
+    knowledge (the default model's answer to a failed search for resetting a router was declined for its
     ``192.168.1.1``, review 134). The conversation holds it when some number in it has
     the same digit groups (``"80,00"`` for ``80``; not ``"44.17"`` for ``4417``), the same digits in groups of
-    thousands (``"4.417"`` for ``4417``), or when each of its groups is a group of a number there (``"18.04.2026"``
-    for ``2026-04-18``).
+    thousands (``"4.417"`` for ``4417``, either way), the same decimal part but for trailing zeros (``"80,50"`` for
+    ``80.5``: review 221 #2), or when each of its groups is a group of a number there (``"18.04.2026"`` for
+    ``2026-04-18``).
+
+    Args:
+        text: the whole reply.
+        known: :func:`figure_context`'s ``(numbers, groups)`` of the conversation.
+
+    Returns:
+        The index in ``text`` where the first made-up figure begins, or None when there is none.
     """
     numbers, groups = known
     for found in _NUMBER.finditer(text):
@@ -106,10 +152,9 @@ def made_up_figure(text: str, known: tuple[frozenset[tuple[str, ...]], frozenset
             continue
         number = _groups(found.group())
         thousands = len(number) > 1 and all(len(group) == 3 for group in number[1:])  # "4.417", "1,744,000"
-        if len(number) > 2 and not thousands:
+        if len(number) > 2 and not thousands and not _with_cents(found.group()):
             continue  # an identifier, not a figure: an address (192.168.1.1), a version (2.10.3), a dotted date
-        if (number not in numbers and not all(group in groups for group in number)
-                and not (thousands and ("".join(number),) in numbers)):
+        if numbers.isdisjoint(_readings(found.group())) and not all(group in groups for group in number):
             return found.start()
     return None
 
