@@ -8,6 +8,7 @@ março" is found as a date; #4 "2,5", "1.500" and "1.500,75" are found as the nu
 from __future__ import annotations
 
 from toolwire.messages import AIMessage, HumanMessage, ToolMessage
+from toolwire.models._call_checks import context_numbers, context_words, conversation_texts, in_context, made_up_value
 from toolwire.models._figures import figure_context, made_up_figure
 
 
@@ -46,3 +47,20 @@ def test_a_figure_with_trailing_zeros_in_its_decimal_part_is_the_conversations_f
     assert made_up_figure("The limit is 80.5.", known) is None
     for made_up in ("The limit is 80.55.", "The limit is 8.05.", "The limit is 805."):
         assert made_up_figure(made_up, known) is not None, made_up
+
+
+def _found(question: str, value: object) -> bool:
+    texts = conversation_texts([HumanMessage(question)])
+    return in_context(value, context_words(texts), context_numbers(texts))
+
+
+def test_an_ordinal_day_before_a_month_is_found_as_a_date():
+    assert _found("Quantos dias há entre 1º de março e 15 de abril de 2026?", "2026-03-01")
+    assert _found("Quantos dias há entre 1° de março e 15 de abril de 2026?", "2026-03-01")
+    assert _found("Reunião em 2º de maio de 2026.", "2026-05-02")
+    assert not _found("Quantos dias há entre 1º de março e 15 de abril de 2026?", "2026-03-02")
+    call = '[{"name": "days_between", "arguments": {"start": "2026-03-01", "end": "2026-04-15"}}]'
+    a = call.index('"2026-03-01"')
+    tokens = [(0, a, 1.0), (a, a + 12, 0.25), (a + 12, len(call), 1.0)]
+    texts = conversation_texts([HumanMessage("Quantos dias há entre 1º de março e 15 de abril de 2026?")])
+    assert made_up_value(call, tokens, texts, 0.3, fmt="json") is None
