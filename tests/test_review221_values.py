@@ -64,3 +64,24 @@ def test_an_ordinal_day_before_a_month_is_found_as_a_date():
     tokens = [(0, a, 1.0), (a, a + 12, 0.25), (a + 12, len(call), 1.0)]
     texts = conversation_texts([HumanMessage("Quantos dias há entre 1º de março e 15 de abril de 2026?")])
     assert made_up_value(call, tokens, texts, 0.3, fmt="json") is None
+
+
+def test_a_number_written_with_a_decimal_comma_or_dotted_thousands_is_found():
+    for question, value in (("Converta 2,5 km em milhas.", 2.5), ("Converta 1.500 metros em pés.", 1500),
+                            ("Converta 1.500,75 km em milhas.", 1500.75), ("Quanto é 12,5% de 80?", 12.5),
+                            ("Converta 1 500,75 km.", 1500.75), ("Saldo de -2,5 mil.", -2.5),
+                            ("Converta 1.234.567 metros.", 1234567), ("Converta 2,5 km.", "2.5")):
+        assert _found(question, value), question
+    # either reading counts, and nothing read before is lost
+    for question, value in (("Converta 1.500 metros.", 1.5), ("Convert 1,500 meters.", 1500),
+                            ("Convert 1,500 meters.", 1.5), ("Convert 1,500.75 km.", 1500.75), ("Use 3.14.", 3.14),
+                            ("List 1,2,3", 2), ("Convert 1,500,000 m.", 1500000)):
+        assert _found(question, value), question
+    for question, value in (("List 1,2,3", 1.2), ("Ping 192.168.1.1", 192168), ("Converta 2,5 km.", 25),
+                            ("Converta 1.500,75 km.", 150075)):
+        assert not _found(question, value), question
+    call = '[{"name": "convert_length", "arguments": {"value": 2.5, "from_unit": "km", "to_unit": "miles"}}]'
+    start = call.index("2.5")
+    tokens = [(0, start, 1.0), (start, start + 3, 0.25), (start + 3, len(call), 1.0)]
+    texts = conversation_texts([HumanMessage("Converta 2,5 km em milhas.")])
+    assert made_up_value(call, tokens, texts, 0.3, fmt="json") is None

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from toolwire.models._date_values import date_time_in_context
+from toolwire.models._number_readings import grouped_readings
 from toolwire.parsing._python_parse import parse_source
 
 if TYPE_CHECKING:
@@ -42,9 +43,6 @@ __all__ = ["CallSpec", "context_numbers", "context_words", "conversation_texts",
            "made_up_value", "opening_paths_probability", "opening_probability", "stream_spans"]
 
 _NUMBER = re.compile(r"(?<![\d.])-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
-# thousands grouped with one separator throughout: ``1,500,000``, ``1 500 000`` (also a no-break or thin space,
-# which NFKC makes a space), ``1'500'000``
-_GROUPED = re.compile(r"(?<![\d.,'])-?\d{1,3}(?P<sep>[, '])\d{3}(?:(?P=sep)\d{3})*(?:\.\d+)?(?!\d|[, ']\d)")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -314,7 +312,8 @@ def _normal(text: str) -> str:
 def context_numbers(context: Iterable[str]) -> set[Decimal]:
     """Every number written in the texts, exactly: as written (``1,2,3`` is 1, 2 and 3; ``.5``; the digits of
     ``T4521`` or ``order_42``) and, for numbers grouped by thousands (``1,500,000``, ``1 500 000``,
-    ``1'500'000``), also without the separators."""
+    ``1'500'000``) or written with a decimal comma (``2,5``, ``1.500``, ``1.500,75``: review 221 #4), also in each
+    reading :func:`~toolwire.models._number_readings.grouped_readings` gives (``1.500`` is 1.5 and 1500)."""
     found: set[Decimal] = set()
     for text in context:
         text = _normal(text)
@@ -322,8 +321,8 @@ def context_numbers(context: Iterable[str]) -> set[Decimal]:
             number = _exact(match)
             if number is not None:
                 found.add(number)
-        for match in _GROUPED.finditer(text):
-            number = _exact(match.group(0).replace(match.group("sep"), ""))
+        for reading in grouped_readings(text):
+            number = _exact(reading)
             if number is not None:
                 found.add(number)
     return found
