@@ -325,11 +325,13 @@ def _check_jsonschema() -> None:
 
 
 async def _open_transport(server: StdioServer | HttpServer, stack: contextlib.AsyncExitStack,
-                          statuses: list[int] | None = None) -> tuple[Any, Any]:
+                          statuses: list[int] | None = None, forgotten: list[str] | None = None) -> tuple[Any, Any]:
     """Start a stdio server (its stderr goes to ours) or reach an HTTP one, with the SDK's transports
     entered on ``stack``; returns the session's ``(read, write)`` streams. The HTTP error statuses the
     server answers (401, 404...) are appended to ``statuses``: mcp 2.x reports most of them only as
-    "Server returned an error response"."""
+    "Server returned an error response". The session id of a request the server answered 404 (it forgot the
+    session: MCP 2025-06-18, Streamable HTTP, Session Management) is appended to ``forgotten``, with ``statuses``
+    given (mcp >= 1.24 and 2.x)."""
     if isinstance(server, StdioServer):
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -352,6 +354,9 @@ async def _open_transport(server: StdioServer | HttpServer, stack: contextlib.As
         async def note_status(response: Any) -> None:
             if response.status_code >= 400 and response.request.method == "POST":  # not the optional GET stream
                 statuses.append(response.status_code)
+                session_id = response.request.headers.get("mcp-session-id")
+                if response.status_code == 404 and session_id and forgotten is not None:
+                    forgotten.append(session_id)
 
         http.event_hooks["response"].append(note_status)
     options: dict[str, Any] = {}
@@ -478,7 +483,7 @@ def server_gone(exc: BaseException) -> bool:
 
     A server may answer -32000 itself (the generic server error: "busy, try again") and stay up: only the SDK's own
     text counts (review 65), and as a server (a gateway whose upstream went away) may send that text too, the client
-    asks the server whether it still answers before it says the server is gone (``MCPClient._gone``).
+    asks the server whether it still answers before it says the server is gone (``_renewal.probe_gone``).
 
     Args:
         exc: the exception the call raised (an ``ExceptionGroup`` is read through to its first leaf).

@@ -1,0 +1,129 @@
+"""Review 224: the MCP client opens a new session when its HTTP server forgot the old one (#1); the server escapes file names in resource URIs (#3)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from toolwire.mcp import load_tools
+
+
+class _FakeHttpMcp:
+    """A streamable-HTTP MCP server answering JSON: ``forget()`` drops every session (a restart), so a request with
+    an old session id gets 404; ``refuse_init`` makes ``initialize`` fail with 500."""
+
+    def __init__(self) -> None:
+        self.sessions: set[str] = set()
+        self.count = 0
+        self.ran: list[dict[str, Any]] = []
+        self.inits = 0
+        self.refuse_init = False
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, status: int, body: Any = None, headers: dict[str, str] | None = None) -> None:
+                data = b"" if body is None else json.dumps(body).encode()
+                self.send_response(status)
+                for key, value in (headers or {}).items():
+                    self.send_header(key, value)
+                if body is not None:
+                    self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                self._send(405)
+
+            def do_DELETE(self) -> None:
+                sid = self.headers.get("mcp-session-id")
+                self._send(200 if sid in owner.sessions else 404)
+                owner.sessions.discard(sid or "")
+
+            def do_POST(self) -> None:
+                msg = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                sid = self.headers.get("mcp-session-id")
+                if msg.get("method") == "initialize":
+                    owner.inits += 1
+                    if owner.refuse_init:
+                        self._send(500)
+                        return
+                    owner.count += 1
+                    new = f"s{owner.count}"
+                    owner.sessions.add(new)
+                    result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                              "serverInfo": {"name": "fake", "version": "1"}}
+                    self._send(200, {"jsonrpc": "2.0", "id": msg["id"], "result": result}, {"Mcp-Session-Id": new})
+                    return
+                if sid not in owner.sessions:
+                    self._send(404, {"jsonrpc": "2.0", "id": None,
+                                     "error": {"code": -32600, "message": "Session not found"}})
+                    return
+                if "id" not in msg:
+                    self._send(202)
+                    return
+                if msg["method"] == "tools/list":
+                    tool = {"name": "add", "inputSchema": {"type": "object", "properties": {
+                        "a": {"type": "integer"}, "b": {"type": "integer"}}}}
+                    result: dict[str, Any] = {"tools": [tool]}
+                elif msg["method"] == "tools/call":
+                    owner.ran.append(msg["params"])
+                    args = msg["params"]["arguments"]
+                    result = {"content": [{"type": "text", "text": str(args["a"] + args["b"])}]}
+                else:
+                    result = {}
+                self._send(200, {"jsonrpc": "2.0", "id": msg["id"], "result": result})
+
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.http.server_address[1]}/mcp"
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+
+    def forget(self) -> None:
+        self.sessions.clear()
+
+
+@pytest.fixture
+def fake() -> Iterator[_FakeHttpMcp]:
+    server = _FakeHttpMcp()
+    yield server
+    server.http.shutdown()
+    server.http.server_close()
+
+
+def _call(tool: Any, n: int) -> Any:
+    return tool.invoke({"name": "add", "args": {"a": n, "b": 1}, "id": f"c{n}", "type": "tool_call"})
+
+
+def test_a_forgotten_http_session_is_opened_again_and_the_call_sent_once_more(fake: _FakeHttpMcp) -> None:
+    with load_tools(fake.url, connect_timeout=20) as tools:
+        add = tools[0]
+        assert _call(add, 1).content == "2"
+        fake.forget()  # (the server restarted)
+        message = _call(add, 2)
+        assert (message.status, message.content) == ("success", "3"), message.content
+        assert _call(add, 3).content == "4"
+        assert [p["arguments"]["a"] for p in fake.ran] == [1, 2, 3]  # each call ran exactly once
+        assert fake.inits == 2 and "open" in repr(tools.client)
+
+
+def test_a_forgotten_session_that_cannot_be_opened_again_ends_and_says_closed(fake: _FakeHttpMcp) -> None:
+    with load_tools(fake.url, connect_timeout=20) as tools:
+        add = tools[0]
+        fake.forget()
+        fake.refuse_init = True
+        message = _call(add, 1)
+        assert message.status == "error"
+        assert "no longer knew the session" in message.content and "did not run" in message.content
+        assert "closed" in repr(tools.client) and not fake.ran
+        again = _call(add, 2)
+        assert again.status == "error" and "closed" in again.content
