@@ -1,11 +1,15 @@
-"""Review 224: the MCP client opens a new session when its HTTP server forgot the old one (#1); the server escapes file names in resource URIs (#3)."""
+"""Review 224: the MCP client opens a new session when its HTTP server forgot the old one (#1), takes a server without
+the tools capability as one with no tools (#2); the server escapes file names in resource URIs (#3)."""
 
 from __future__ import annotations
 
 import json
+import logging
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -127,3 +131,32 @@ def test_a_forgotten_session_that_cannot_be_opened_again_ends_and_says_closed(fa
         assert "closed" in repr(tools.client) and not fake.ran
         again = _call(add, 2)
         assert again.status == "error" and "closed" in again.content
+
+
+_PROMPTS_ONLY = """
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg or "method" not in msg:
+        continue
+    if msg["method"] == "initialize":
+        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"prompts": {}},
+                  "serverInfo": {"name": "prompts-only", "version": "1"}}
+        reply = {"jsonrpc": "2.0", "id": msg["id"], "result": result}
+    elif msg["method"] == "ping":
+        reply = {"jsonrpc": "2.0", "id": msg["id"], "result": {}}
+    else:
+        reply = {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "Method not found"}}
+    print(json.dumps(reply), flush=True)
+"""
+
+
+def test_a_server_without_the_tools_capability_offers_no_tools(tmp_path: Path,
+                                                               caplog: pytest.LogCaptureFixture) -> None:
+    script = tmp_path / "prompts_only.py"
+    script.write_text(_PROMPTS_ONLY)
+    with caplog.at_level(logging.INFO, logger="toolwire.mcp"), load_tools([sys.executable, str(script)],
+                                                                          connect_timeout=20) as tools:
+        assert list(tools) == []
+        assert tools.client.refresh() == []
+    assert any("declares no tools capability" in r.getMessage() for r in caplog.records)

@@ -410,6 +410,10 @@ class MCPClient(Sequence[Tool]):
     async def _refresh(self) -> list[Tool]:
         """List the tools (every page of ``tools/list``: :func:`~toolwire.mcp._listing.list_all_tools`, which refuses
         pages that loop or never end, review 51) and build them."""
+        if "tools" not in (self.server_info.get("capabilities") or {}):  # (it has none to list: review 224 #2)
+            log.info("The MCP server %s declares no tools capability, so it offers no tools", self.server.label)
+            self._tools = []
+            return []
         with toolwire_reports():  # (a listing that fails is raised: the SDK's record of it is not printed too)
             self._tools = self._build(await list_all_tools(self._session, self.server.label))
         return self.tools
