@@ -160,3 +160,17 @@ def test_a_server_without_the_tools_capability_offers_no_tools(tmp_path: Path,
         assert list(tools) == []
         assert tools.client.refresh() == []
     assert any("declares no tools capability" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("filename", ["report.pdf", "Q1#2 report.pdf", "why?.pdf", "50%25.pdf", "a/b.pdf", "été.pdf"])
+def test_a_file_name_is_escaped_in_the_resource_uri_and_read_back_exactly(filename: str) -> None:
+    from urllib.parse import urlsplit
+
+    from toolwire.mcp._results import convert_call_result
+    from toolwire.mcp.server import _blocks
+
+    blocks = _blocks([{"type": "file", "base64": "JVBERi0=", "mime_type": "application/pdf", "filename": filename}])
+    uri = blocks[0]["resource"]["uri"]
+    assert not set(uri) & set(" #?é") and urlsplit(uri).path.count("/") == 1
+    content, _, _ = convert_call_result({"content": blocks})
+    assert content[0]["filename"] == filename

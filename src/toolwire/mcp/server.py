@@ -42,6 +42,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from types import AsyncGeneratorType
 from typing import Any, Literal
+from urllib.parse import quote
 
 from toolwire._extras import install_hint
 from toolwire._keywords import check_keywords, keyword_names
@@ -187,8 +188,8 @@ def _blocks(content: str | list[Any]) -> list[dict[str, Any]]:
         elif kind == "resource_link" and _links_sent():  # valid MCP content (2025-06-18 on), as it is
             out.append(block)
         elif kind in ("file", "document") and data:  # binary content: an embedded resource (review 32)
-            name = block.get("filename") or block.get("name") or "attachment"
-            out.append({"type": "resource", "resource": {"uri": f"attachment:///{name}", "blob": data,
+            name = str(block.get("filename") or block.get("name") or "attachment")  # (RFC 3986 escaped: review 224 #3)
+            out.append({"type": "resource", "resource": {"uri": f"attachment:///{quote(name, safe='')}", "blob": data,
                                                          "mimeType": mime or "application/octet-stream"}})
         elif kind == "image_url" or (kind == "image" and isinstance(block.get("url"), str)):  # an image by URL
             url = block.get("image_url") if kind == "image_url" else block["url"]
