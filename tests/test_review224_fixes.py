@@ -174,3 +174,19 @@ def test_a_file_name_is_escaped_in_the_resource_uri_and_read_back_exactly(filena
     assert not set(uri) & set(" #?é") and urlsplit(uri).path.count("/") == 1
     content, _, _ = convert_call_result({"content": blocks})
     assert content[0]["filename"] == filename
+
+
+def test_an_mcp_tool_name_gemini_refuses_names_the_prefix_as_the_fix() -> None:
+    from toolwire.errors import SchemaError, ToolDefinitionWarning
+    from toolwire.mcp import MCPClient
+    from toolwire.mcp._listing import build_tools
+    from toolwire.models.lowering.gemini import convert_to_gemini_tool
+
+    client = MCPClient("python server.py")
+    listed = [{"name": "1password_lookup", "description": "Look up.", "inputSchema": {"type": "object"}}]
+    with pytest.warns(ToolDefinitionWarning, match=r"load_tools\(server, prefix='x_'\)"):
+        [tool] = build_tools(listed, prefix="", label="x", timeout=None, function=client._tool_function)
+    with pytest.raises(SchemaError, match=r"prefix: load_tools\(server, prefix='x_'\)"):
+        convert_to_gemini_tool(tool)
+    [fixed] = build_tools(listed, prefix="x_", label="x", timeout=None, function=client._tool_function)
+    assert convert_to_gemini_tool(fixed)["name"] == "x_1password_lookup"

@@ -118,12 +118,16 @@ def _warn(message: str) -> None:
     warn_user(message, ToolDefinitionWarning)
 
 
-def warn_provider_name(name: str) -> None:
+def warn_provider_name(name: str, from_mcp: bool = False) -> None:
     """Warn when ``name`` (valid for toolwire, :func:`check_name`) is one Gemini refuses: Gemini's function names
-    start with a letter or ``_`` (``^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$``), so ``1abc`` or ``-x`` fail there."""
+    start with a letter or ``_`` (``^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$``), so ``1abc`` or ``-x`` fail there.
+    ``from_mcp``: the tool is an MCP server's, which the user cannot rename: the fix named is a ``prefix``."""
     if name and not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):
+        fix = ("the MCP server names it, so to use it with Gemini load the server's tools with a prefix that starts "
+               "with a letter, such as load_tools(server, prefix='x_'), or leave the tool out") if from_mcp \
+            else "rename the tool if it may be used with Gemini"  # (review 224 #5)
         _warn(f"Tool name {name!r} does not start with a letter or '_', so Gemini refuses it (OpenAI and Anthropic "
-              "accept it): rename the tool if it may be used with Gemini.")
+              f"accept it): {fix}.")
 
 
 def warn_dropped_params(tool_name: str, names: Collection[str]) -> None:
@@ -464,7 +468,7 @@ def check_tool(func: Callable[..., Any], name: str, description: str, response_f
     elif hasattr(func, "inputs") and hasattr(func, "output_type") and not inspect.isroutine(func):
         check_subclass(type(func))  # an instance of one, callable as smolagents' are (review 144 #4)
     check_name(name)
-    warn_provider_name(name)  # a ToolDefinitionWarning for a name Gemini refuses ("1abc")
+    warn_provider_name(name, str(getattr(func, "__qualname__", "")).startswith("mcp:"))  # (Gemini refuses "1abc")
     if description is not None and not isinstance(description, str):  # (a number or a list: review 170 #2)
         check_description(name, description)
     if not (description or "").strip():  # (blank too: review 157 #4)

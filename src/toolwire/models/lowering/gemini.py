@@ -118,7 +118,8 @@ def convert_to_gemini_tool(tool: Any) -> dict[str, Any]:
     spec = to_tool_spec(tool)
     if not _NAME.match(spec.name):
         raise SchemaError(f"Tool name {spec.name!r} is not valid for Gemini: start with a letter or '_' "
-                          "and use at most 64 letters, digits, '_', '.', ':' or '-'.")
+                          "and use at most 64 letters, digits, '_', '.', ':' or '-' (for an MCP server's tools, "
+                          "which cannot be renamed, give a prefix: load_tools(server, prefix='x_')).")
     schema, dropped = gemini_schema(spec.parameters, spec.name)
     if dropped:
         log.debug("gemini: tool %s: dropped %s (toolwire still validates them before running the tool)",
