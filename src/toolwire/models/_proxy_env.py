@@ -7,6 +7,11 @@ that is no number, a scheme it has not, a password with an un-encoded ``/`` that
 and the "port" quoted was the start of the password. :func:`made_client` turns such a failure into a
 :class:`~toolwire.errors.UserError` that names the variable and shows its URL with the user name and password
 masked; any other failure passes through unchanged.
+
+The variables are judged by httpx's own rules (its ``get_environment_proxies``): ``NO_PROXY=*`` switches them all off,
+so nothing is refused then; a SOCKS proxy without ``socksio`` is refused only when httpx would use it. toolwire
+builds each SDK client itself with the SDK's default HTTP client (which reads the environment); it takes no
+``http_client`` of the user's, so there is no client with ``trust_env=False`` to leave unchecked.
 """
 
 from __future__ import annotations
@@ -32,8 +37,15 @@ _ADVICE = "write it as http://[user:password@]host:port, or unset it"
 def _settings() -> list[tuple[str, str]]:
     """The proxy variables httpx reads, as ``(name, value)``: the ``http``, ``https`` and ``all`` entries of
     :func:`urllib.request.getproxies` (what httpx asks), each named by the variable that holds its value (the
-    lower-case spelling first, as urllib prefers it)."""
+    lower-case spelling first, as urllib prefers it).
+
+    None at all when ``NO_PROXY`` (or ``no_proxy``, the one urllib reads) lists ``*``: httpx then ignores every proxy
+    variable, unread (review 225 #1). A ``NO_PROXY`` that lists hosts does not: httpx still reads and builds each
+    proxy when the client is made, and refuses one it cannot use there, whatever host the client is for.
+    """
     found = urllib.request.getproxies()
+    if any(host.strip() == "*" for host in found.get("no", "").split(",")):
+        return []
     settings = []
     for scheme in ("https", "http", "all"):
         value = found.get(scheme)
@@ -106,7 +118,8 @@ def proxy_problem(exc: BaseException | None = None) -> str | None:
 
     Returns:
         The sentence: the variable, its URL with the user name and password masked, what is wrong and what to do.
-        None when no proxy variable is set, or all the set ones can be used (``exc`` has another cause).
+        None when no proxy variable is set, ``NO_PROXY`` lists ``*`` (httpx reads none then), or all the set ones
+        can be used (``exc`` has another cause).
     """
     for name, value in _settings():
         shown = f"The environment variable {name} holds {shown_endpoint(value)!r}"
