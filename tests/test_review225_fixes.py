@@ -80,3 +80,38 @@ def test_a_no_proxy_host_list_leaves_the_check_as_httpx_has_it(no_proxies: pytes
         httpx.Client()
     with pytest.raises(UserError, match="HTTPS_PROXY"):
         _models()[0].invoke("hi")
+
+
+# ---------------------------------------------------------------------------------------------- #2
+
+
+def _wheel(folder: Path) -> None:
+    folder.mkdir()
+    info = "tinypkg-0.1.dist-info"
+    with zipfile.ZipFile(folder / "tinypkg-0.1-py3-none-any.whl", "w") as whl:
+        whl.writestr("tinypkg/__init__.py", "")
+        whl.writestr(f"{info}/METADATA", "Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\n")
+        whl.writestr(f"{info}/WHEEL", "Wheel-Version: 1.0\nGenerator: x\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        whl.writestr(f"{info}/RECORD", f"tinypkg/__init__.py,,\n{info}/METADATA,,\n{info}/WHEEL,,\n{info}/RECORD,,\n")
+
+
+def test_pip_download_keeps_relative_pip_settings_and_never_runs_a_local_pip(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """An offline pull from a wheelhouse named relative to the current folder (PIP_FIND_LINKS=./wheelhouse) works,
+    while a ``pip/`` package (and a ``pip.py``) in that folder is never run: ``-P`` keeps the folder off sys.path."""
+    project = tmp_path / "project"
+    project.mkdir()
+    _wheel(project / "wheelhouse")
+    marker = tmp_path / "PWNED"
+    (project / "pip").mkdir()
+    (project / "pip" / "__init__.py").write_text("")
+    for fake in (project / "pip" / "__main__.py", project / "pip.py"):
+        fake.write_text(f"open({str(marker)!r}, 'w').write('ran')\nraise SystemExit(1)\n")
+    dest = tmp_path / "wheels"
+    dest.mkdir()
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", "./wheelhouse")
+    pip_download(["tinypkg==0.1"], dest, lambda done, total: None)
+    assert [path.name for path in dest.iterdir()] == ["tinypkg-0.1-py3-none-any.whl"]
+    assert not marker.exists()

