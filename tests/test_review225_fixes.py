@@ -115,3 +115,66 @@ def test_pip_download_keeps_relative_pip_settings_and_never_runs_a_local_pip(tmp
     pip_download(["tinypkg==0.1"], dest, lambda done, total: None)
     assert [path.name for path in dest.iterdir()] == ["tinypkg-0.1-py3-none-any.whl"]
     assert not marker.exists()
+
+
+# ---------------------------------------------------------------------------------------------- #3
+
+
+def _error(message: str, status: int = 400) -> ProviderError:
+    return ProviderError(message, provider="openai", status=status)
+
+
+def _vllm_body_error(msg: str, body: dict[str, Any]) -> str:
+    """vLLM's 400 message: str() of FastAPI's RequestValidationError for a ('body',) error, the body as 'input'."""
+    return str([{"type": "value_error", "loc": ("body",), "msg": msg, "input": body,
+                 "ctx": {"error": "ValueError()"}}])
+
+
+_BODY = {"model": "m", "messages": [{"role": "user", "content": "Where is 'Paris'?"}], "top_logprobs": 3,
+         "tool_choice": "required", "tools": [{"type": "function", "function": {"name": "City"}}]}
+
+
+@pytest.mark.parametrize("message", [
+    _vllm_body_error("Value error, when using `top_logprobs`, `logprobs` must be set to true.", _BODY),
+    _vllm_body_error("Value error, when using `top_logprobs`, `logprobs` must be set to true.",
+                     {**_BODY, "tool_choice": {"type": "function", "function": {"name": "City"}}}),
+    '{"error": "bad top_logprobs", "request": {"tool_choice": "required"}}',
+    "Context too long",
+])
+def test_a_message_that_only_quotes_tool_choice_back_is_no_refusal(message: str) -> None:
+    assert not refuses_choice(_error(message))
+
+
+@pytest.mark.parametrize(("message", "status"), [
+    ("Invalid tool_choice type: 'object'. Supported string values: none, auto, required", 400),  # LM Studio
+    ('tool_choice = "required" is not supported!', 400),  # vLLM < 0.8.3
+    (_vllm_body_error('Value error, tool_choice = "required" is not supported!', _BODY), 400),
+    (_vllm_body_error('Value error, `tool_choice` must either be a named tool, "auto", or "none".', _BODY), 400),
+    (str([{"type": "literal_error", "loc": ("body", "tool_choice"), "msg": "Input should be 'none' or 'auto'",
+           "input": "required"}]), 422),
+    ('{"detail": [{"loc": ["body", "tool_choice"], "msg": "bad", "input": {"type": "function"}}]}', 422),
+])
+def test_the_servers_refusals_of_the_choice_still_count(message: str, status: int) -> None:
+    assert refuses_choice(_error(message, status))
+
+
+class City(BaseModel):
+    name: str
+    country: str
+
+
+def test_a_vllm_400_for_another_field_is_sent_once_with_its_own_hint() -> None:
+    from toolwire.models import ChatOpenAI
+
+    def vllm(body: dict[str, Any], n: int) -> Any:
+        msg = "Value error, when using `top_logprobs`, `logprobs` must be set to true."
+        return (400, {"object": "error", "message": _vllm_body_error(msg, body), "type": "BadRequestError",
+                      "param": None, "code": 400})
+
+    with serving("/v1") as server:
+        server.answer = vllm
+        model = ChatOpenAI("m", base_url=server.url, api_key="x", max_retries=0, model_kwargs={"top_logprobs": 3})
+        with pytest.raises(ProviderError) as info:
+            model.with_structured_output(City).invoke("Where is Paris?")
+        assert [body.get("tool_choice") for body in server.requests] == ["required"]
+        assert "force" not in (info.value.hint or "")

@@ -10,8 +10,9 @@ Servers disagree on it, and neither form works everywhere:
   it: DJL-LMI, vendor forks) answers ``"required"`` with 400 'tool_choice = "required" is not supported!' and serves
   the object form by guided decoding.
 
-So a request whose named choice the server refuses (HTTP 400 or 422 whose message names ``tool_choice``:
-:func:`refuses_choice`) is asked again once in the other form, and the form that worked is remembered on the model
+So a request whose named choice the server refuses (HTTP 400 or 422 whose message names ``tool_choice`` in its own
+words, not one that only quotes the request body back: :func:`refuses_choice`) is asked again
+once in the other form, and the form that worked is remembered on the model
 (:class:`ChoiceForm`, shared by its ``bind_tools`` and ``with_structured_output`` copies), so the next requests are
 sent that way from the start. A server that refuses both forms gets the error of the second with
 :data:`BOTH_REFUSED`. The rule is written once here; ``ChatOpenAI``'s sync and async drivers (and their streams) only
@@ -20,6 +21,7 @@ call it.
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -83,14 +85,64 @@ def other_form(form: str) -> str:
     return FORMS[1] if form == FORMS[0] else FORMS[0]
 
 
+_INPUT = re.compile(r"""(['"])input\1\s*:\s*""")  # a validation error's echo of what it judged: 'input': ...
+_KEY = re.compile(r"""['"]tool_choice['"]\s*:""", re.IGNORECASE)  # tool_choice as a key of an echoed request body
+_NAMED = re.compile(r"tool[_ ]choice", re.IGNORECASE)
+_CLOSE = {"{": "}", "[": "]", "(": ")"}
+
+
+def _value_end(text: str, start: int) -> int:
+    """Where the Python-repr or JSON value that starts at ``text[start]`` ends (one past it): a quoted string, a
+    bracketed value (its quoted strings skipped whole), or a bare word up to the next ``,`` or closing bracket."""
+    stack: list[str] = []
+    index = start
+    while index < len(text):
+        char = text[index]
+        if char in "'\"":
+            index += 1
+            while index < len(text) and text[index] != char:
+                index += 2 if text[index] == "\\" else 1
+        elif char in _CLOSE:
+            stack.append(_CLOSE[char])
+        elif stack and char == stack[-1]:
+            stack.pop()
+        elif not stack and char in ",)]}":
+            return index
+        index += 1
+        if not stack and text[start] in "'\"{[(":
+            return index
+    return index
+
+
+def _without_echoes(message: str) -> str:
+    """``message`` with the request values it quotes back cut out: each validation error's ``'input': ...`` (vLLM
+    and FastAPI put the whole request body there, ``tool_choice`` and all)."""
+    parts = []
+    index = 0
+    for match in _INPUT.finditer(message):
+        if match.start() < index:
+            continue  # (inside an echo already cut)
+        parts.append(message[index:match.start()])
+        index = _value_end(message, match.end())
+    parts.append(message[index:])
+    return "".join(parts)
+
+
 def refuses_choice(error: BaseException) -> bool:
-    """Whether ``error`` is a server's refusal of the request's ``tool_choice``: a :class:`ProviderError` of HTTP
-    400 or 422 whose message names ``tool_choice`` (vLLM's 'tool_choice = "required" is not supported!', LM Studio's
-    "Invalid tool_choice type: 'object'", a validation error at ``body.tool_choice``)."""
+    """Whether ``error`` is a server's refusal of the request's ``tool_choice`` value itself: a
+    :class:`ProviderError` of HTTP 400 or 422 whose message names ``tool_choice`` in its own words (vLLM's
+    'tool_choice = "required" is not supported!' and "`tool_choice` must either be a named tool, ...", LM Studio's
+    "Invalid tool_choice type: 'object'. Supported string values: none, auto, required", a validation error located
+    at ``('body', 'tool_choice')``).
+
+    A message that only quotes the request back does not count (review 225 #3): vLLM's 400 for another field is
+    the validation error with the whole request body as its ``'input'``, ``'tool_choice': 'required'`` among it, so
+    the echoed ``'input'`` values are cut first, and ``tool_choice`` written as a key of a quoted body
+    (``"tool_choice": ...``) is no refusal either."""
     if not isinstance(error, ProviderError) or error.status not in (400, 422):
         return False
-    message = str(error.args[0]) if error.args else ""
-    return "tool_choice" in message.lower() or "tool choice" in message.lower()
+    message = _KEY.sub("", _without_echoes(str(error.args[0]) if error.args else ""))
+    return _NAMED.search(message) is not None
 
 
 def both_refused(error: ProviderError) -> ProviderError:
