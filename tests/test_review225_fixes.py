@@ -178,3 +178,78 @@ def test_a_vllm_400_for_another_field_is_sent_once_with_its_own_hint() -> None:
             model.with_structured_output(City).invoke("Where is Paris?")
         assert [body.get("tool_choice") for body in server.requests] == ["required"]
         assert "force" not in (info.value.hint or "")
+
+
+# ---------------------------------------------------------------------------------------------- #4
+
+
+def _v1_tools() -> tuple[Any, Any, Any]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from langchain_core.tools import StructuredTool
+        from pydantic.v1 import BaseModel as V1Model
+        from pydantic.v1 import Extra, Field, root_validator
+
+        class Old(V1Model):
+            city: str
+            days: int = 1
+
+            @root_validator(pre=True, allow_reuse=True)
+            def old_key(cls, values: dict[str, Any]) -> dict[str, Any]:
+                if "town" in values:
+                    values["city"] = values.pop("town")
+                return values
+
+        class Aliased(V1Model):
+            city_name: str = Field(alias="cityName")
+
+            class Config:
+                allow_population_by_field_name = True
+
+        class Open(V1Model):
+            class Config:
+                extra = Extra.allow
+
+        class Child(Open):
+            city: str
+
+        def forecast(city: str, days: int = 1) -> str:
+            return f"{city} x{days}"
+
+        def named(city_name: str) -> str:
+            return city_name
+
+        def anywhere(city: str, **more: Any) -> str:
+            return f"{city} {sorted(more)}"
+
+        return (StructuredTool.from_function(forecast, args_schema=Old, name="forecast", description="Forecast."),
+                StructuredTool.from_function(named, args_schema=Aliased, name="named", description="Named."),
+                StructuredTool.from_function(anywhere, args_schema=Child, name="anywhere", description="Any."))
+
+
+def _run(lc_tool: Any, args: dict[str, Any]) -> str:
+    from toolwire import AIMessage, ToolExecutor
+    from toolwire.interop.langchain import from_langchain_tool
+
+    call = {"name": lc_tool.name, "args": args, "id": "1"}
+    return str(ToolExecutor([from_langchain_tool(lc_tool)]).execute(AIMessage("", tool_calls=[call]))[0].content)
+
+
+def test_a_v1_schema_judges_its_own_keys_as_langchain_does() -> None:
+    forecast, named, anywhere = _v1_tools()
+    assert _run(forecast, {"town": "Oslo", "days": "3"}) == forecast.invoke({"town": "Oslo", "days": "3"}) == "Oslo x3"
+    assert _run(forecast, {"city": "Oslo", "days": "3"}) == "Oslo x3"
+    assert _run(named, {"city_name": "Oslo"}) == named.invoke({"city_name": "Oslo"}) == "Oslo"
+    assert _run(named, {"cityName": "Oslo"}) == "Oslo"
+    assert _run(anywhere, {"city": "Oslo"}).startswith("Oslo")  # extra=allow set on a base class's Config
+    assert not _run(anywhere, {"city": "Oslo", "zip": "0150"}).startswith("Error")
+
+
+def test_a_v1_schema_still_refuses_a_key_nothing_takes() -> None:
+    forecast, named, _ = _v1_tools()
+    text = _run(forecast, {"city": "Oslo", "dayz": 3})
+    assert text.startswith("Error") and "'dayz' is not a parameter of this tool (got 3)" in text
+    assert "Its parameters are: city, days." in text
+    text = _run(named, {"cityName": "Oslo", "country": "NO"})
+    assert "'country' is not a parameter of this tool" in text
+    assert _run(forecast, {"city": "Oslo", "days": True}).startswith("Error")  # no boolean for a number

@@ -235,7 +235,11 @@ def v1_validator(lc_tool: Any, parameters: Mapping[str, Any], fixed: Mapping[str
     model as LangChain's tool checks them (its lax coercion, ``"3"`` for an ``int``, and its validators; review 217
     #3: they were checked with ``jsonschema``), plus toolwire's own rules: a key no field declares is refused unless
     the model's ``Config`` sets ``extra`` to ``"allow"`` or ``"ignore"``, and a boolean for a number is refused.
-    None when the ``args_schema`` is no ``pydantic.v1`` model.
+    The keys are judged by the model itself (review 225 #4): its ``pre`` root validators run first (one that maps a
+    legacy key to a field takes it), a field's own name counts under ``allow_population_by_field_name``, and only
+    what is left over after that is refused (checked by a subclass whose ``Config.extra`` is ``"forbid"`` when the
+    model sets no ``extra`` of its own). A key of an injected argument is always refused. None when the
+    ``args_schema`` is no ``pydantic.v1`` model.
 
     Returns:
         ``validate(args) -> dict``: the arguments as given (LangChain's tool validates them again).
@@ -259,27 +263,35 @@ def v1_validator(lc_tool: Any, parameters: Mapping[str, Any], fixed: Mapping[str
     fields = dict(model.__fields__)
     hidden = {field.alias for key, field in fields.items() if field.alias not in props and key not in props}
     filled = {fields[key].alias: value for key, value in fixed.items() if key in fields}
-    config = model.__config__
-    extra = str(getattr(getattr(config, "extra", None), "value", "")) if "extra" in vars(config) else "forbid"
+    injected = hidden | {key for key, field in fields.items() if field.alias in hidden}
+    checked = _v1_forbidding(model)
     numbers = {key for key, prop in props.items() if isinstance(prop, Mapping) and prop.get("type") in (
         "integer", "number")}
+
+    def unknown_key(key: str, args: Mapping[str, Any]) -> str:
+        got = f" (got {safe_text(args[key])[:80]})" if key in args else ""
+        return f"'{key}' is not a parameter of this tool{got}"
 
     def validate(args: Any) -> dict[str, Any]:
         args = dict(args)
         problems, unknown = [], False
         for key, value in args.items():
-            if key not in props and extra not in ("allow", "ignore"):
+            if key in injected:  # the application's to give, never the model's
                 unknown = True
-                problems.append(f"'{key}' is not a parameter of this tool (got {safe_text(value)[:80]})")
+                problems.append(unknown_key(key, args))
             elif key in numbers and isinstance(value, bool):
                 problems.append(f"'{key}': Input should be a number, not a boolean (got {value})")
         if not problems:
             try:
-                model.parse_obj({**args, **filled})
+                checked.parse_obj({**args, **filled})
             except V1ValidationError as exc:
                 for error in exc.errors():
                     loc = tuple(error.get("loc") or ())
                     if loc and loc[0] in hidden and loc[0] not in filled:  # (LangChain's to fill, not the model's)
+                        continue
+                    if len(loc) == 1 and error.get("type") == "value_error.extra":  # left over after the model
+                        unknown = True
+                        problems.append(unknown_key(str(loc[0]), args))
                         continue
                     problems.append(f"'{'.'.join(map(str, loc)) or '(arguments)'}': {error.get('msg')}")
         if not problems:
@@ -290,6 +302,23 @@ def v1_validator(lc_tool: Any, parameters: Mapping[str, Any], fixed: Mapping[str
         raise ToolValidationError(hide_values(text, filled), name)
 
     return validate
+
+
+def _v1_forbidding(model: Any) -> Any:
+    """``model`` (a ``pydantic.v1`` model class) with ``Config.extra = "forbid"`` when it sets no ``extra`` of its
+    own (a subclass; the model itself when it cannot be subclassed), so that a key left over after its ``pre`` root
+    validators and its fields (by alias, or by name under ``allow_population_by_field_name``) is an error."""
+    from pydantic.v1 import BaseConfig, Extra
+
+    # (the model's __config__ is merged from its own Config and its bases', so the setting is looked for in each)
+    if any("extra" in vars(config) for config in model.__config__.__mro__ if config not in (BaseConfig, object)):
+        return model
+
+    try:
+        return type(model.__name__, (model,), {"__module__": model.__module__,
+                                               "Config": type("Config", (), {"extra": Extra.forbid})})
+    except Exception:  # a model that cannot be subclassed: its own judgement alone
+        return model
 
 
 def _v1_refusal(model: Any, visible: set[str], fixed: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], bool]:

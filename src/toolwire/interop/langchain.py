@@ -202,7 +202,9 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     against that model-visible schema (the pydantic ``tool_call_schema``, or ``jsonschema`` for a dict
     schema and for a model whose fields are not the schema's properties, such as the single ``__arg1`` of
     LangChain's single-input ``Tool``; a ``pydantic.v1`` ``args_schema`` itself, with its lax coercion and validators,
-    as LangChain checks it), or against the tool's own pydantic ``args_schema`` less the injected arguments
+    as LangChain checks it: its ``pre`` root validators and ``allow_population_by_field_name`` decide which keys it
+    takes, and a key left over is refused unless its ``Config.extra`` allows or ignores it), or
+    against the tool's own pydantic ``args_schema`` less the injected arguments
     when that model has validators or a config of its own, which then run as LangChain runs them (review 180 #1: a
     ``mode="before"`` validator mapping an old key was skipped): a key no field declares (after such a validator,
     unless the model sets ``extra="allow"``/``"ignore"``), an injected argument's name included, is a validation error
