@@ -190,3 +190,23 @@ def test_an_mcp_tool_name_gemini_refuses_names_the_prefix_as_the_fix() -> None:
         convert_to_gemini_tool(tool)
     [fixed] = build_tools(listed, prefix="x_", label="x", timeout=None, function=client._tool_function)
     assert convert_to_gemini_tool(fixed)["name"] == "x_1password_lookup"
+
+
+def test_the_stdio_server_answers_a_line_that_is_not_json_and_a_batch_with_an_error(tmp_path: Path) -> None:
+    import subprocess
+
+    tools = tmp_path / "tools.py"
+    tools.write_text("from toolwire import tool\n\n@tool\ndef add(a: int, b: int) -> int:\n"
+                     "    '''Add two numbers.'''\n    return a + b\n")
+    command = [sys.executable, "-c", "from toolwire.cli import app; app()", "mcp", "serve", "--tools", str(tools)]
+    lines = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        [{"jsonrpc": "2.0", "id": 7, "method": "ping"}], "this is not json",
+        {"jsonrpc": "2.0", "id": 9, "method": "ping"}]
+    text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
+    done = subprocess.run(command, input=text, capture_output=True, text=True, timeout=60)
+    answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    errors = [a["error"]["code"] for a in answers if "error" in a and a.get("id") is None]
+    assert errors == [-32600, -32700], done.stdout + done.stderr
+    assert {"jsonrpc": "2.0", "id": 9, "result": {}} in answers

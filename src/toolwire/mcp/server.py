@@ -50,6 +50,7 @@ from toolwire._warn_site import warn_user
 from toolwire.errors import SchemaError, ToolExecutionError, UserError
 from toolwire.mcp._http_security import OriginCheck, exposure_warning, is_loopback, security_settings
 from toolwire.mcp._protocol import for_version, negotiated_v1, refuse_unknown_tools, unknown_tool_error
+from toolwire.mcp._stdio_errors import LineCheck
 from toolwire.messages import ToolMessage, new_tool_call_id
 from toolwire.results import _is_block, valid_blocks
 from toolwire.tools import Tool
@@ -435,7 +436,11 @@ async def _serve_stdio(server: Any) -> None:
 
     try:
         with _protocol_streams() as streams:
+            if "stdin" in streams:  # (a line that is not JSON, or a batch, gets an error: review 224 #4)
+                streams["stdin"] = LineCheck(streams["stdin"])
             async with stdio_server(**streams) as (read, write):
+                if isinstance(streams.get("stdin"), LineCheck):
+                    streams["stdin"].write = write
                 with _stdout_to_stderr():  # a tool's print() must never reach the protocol
                     await server.run(read, write, server.create_initialization_options())
     except BaseExceptionGroup as group:  # the client went away mid-call: its pipes are closed (review 32)
