@@ -22,7 +22,9 @@ cut to 64); a renamed tool whose new name is taken gets ``_2``, ``_3``..., never
 A call result maps to a ToolMessage: text blocks become the text content, image/audio blocks
 ``{"type": "image"|"audio", "base64", "mime_type"}`` blocks, and the artifact is
 ``{"structured_content": ..., "content": [raw MCP blocks]}``.
-``isError`` results and transport failures become ``status="error"`` ToolMessages.
+``isError`` results and transport failures become ``status="error"`` ToolMessages. A session its HTTP server forgot
+(HTTP 404 for the session id) is opened again and the call sent once more (:mod:`toolwire.mcp._renewal`); a server
+that declares no ``tools`` capability offers no tools.
 """
 
 from __future__ import annotations
