@@ -115,11 +115,12 @@ def _unsent(func: Any) -> list[Mapping[Any, Any]]:
 def hide_unsent_values(text: str, exc: BaseException) -> str:
     """``text`` (the error text the model gets for a call that failed with ``exc``) with the values that the tools
     whose code ``exc`` came through were given, and that the model was not sent, written as ``<hidden>``
-    (:func:`toolwire._tool_args.hide_values`: a text value wherever quoted as its ``repr``, and as itself when 4 or
-    more characters long): a ``from_langchain_tool(..., injected={...})`` value (an ``InjectedState`` snapshot too),
-    the values a tool's ``functools.partial`` binds. Those tools are found on ``exc``'s traceback (the frames that
-    ran their functions), read only when a call failed; an error without that traceback is left as it is. Never
-    raises an exception.
+    (:func:`toolwire._tool_args.hide_values`: a text value wherever quoted as its ``repr``, as itself when 8 or more
+    characters long, and as a whole word when 4 to 7 long), only inside the exceptions' own messages the text
+    quotes, never in toolwire's words around them (the tool's name): a ``from_langchain_tool(...,
+    injected={...})`` value (an ``InjectedState`` snapshot too), the values a tool's ``functools.partial`` binds.
+    Those tools are found on ``exc``'s traceback (the frames that ran their functions), read only when a call
+    failed; an error without that traceback is left as it is. Never raises an exception.
 
     Returns:
         The text, with those values hidden.
@@ -136,11 +137,35 @@ def hide_unsent_values(text: str, exc: BaseException) -> str:
             return text
         from toolwire._tool_args import hide_values
 
-        for values in found:
-            text = hide_values(text, values)
+        # only inside the messages of the exceptions the text quotes, never in toolwire's own words around them
+        # (the tool's name, "Error: tool ... raised"): review 230 #1
+        for message in sorted(_messages(exc), key=len, reverse=True):
+            if message in text:
+                hidden = message
+                for values in found:
+                    hidden = hide_values(hidden, values)
+                text = text.replace(message, hidden)
     except Exception:  # (the text as it is rather than no answer for the call)
         return text
     return text
+
+
+def _messages(exc: BaseException) -> set[str]:
+    """The message texts of ``exc``, of the errors inside it (an exception group's, a ``ToolResultError``'s
+    reason) and of its cause and context chain, as :func:`error_wording` may quote them."""
+    found: set[str] = set()
+    todo, seen = [exc], set()
+    while todo and len(seen) < 50:
+        error = todo.pop()
+        if id(error) in seen:
+            continue
+        seen.add(id(error))
+        for text in (_str(error), getattr(error, "reason", None)):
+            if isinstance(text, str) and text:
+                found.add(text)
+        todo.extend(e for e in (*getattr(error, "exceptions", ()), error.__cause__, error.__context__)
+                    if isinstance(e, BaseException))
+    return found
 
 
 def error_wording(exc: BaseException, tool_name: str, hide_details: bool) -> str:

@@ -475,8 +475,10 @@ HIDDEN_TEXT = "<hidden>"  # what an error shows in place of a value the model wa
 def hide_values(text: str, hidden: Mapping[str, Any]) -> str:
     """``text`` (an error message going to the model) with the values of ``hidden`` (``{argument: value}``, arguments
     the model does not see: injected ones, a ``functools.partial``'s) written as ``<hidden>`` wherever quoted: an
-    argument shown with its name (``'user_id': 42``); a text value as its ``repr``, and as itself when 4 or more
-    characters long; a container's text values, and its ``repr``. A number, bool or ``None`` alone is left (it
+    argument shown with its name (``'user_id': 42``); a text value as its ``repr``, and as itself when 8 or more
+    characters long (a key or token, even inside a word), or as a whole word when 4 to 7 long (``orders`` is
+    hidden in "table orders", not in the tool name ``count_orders``: review 230 #1); a container's text values (the
+    first 2,000), and its ``repr`` (for one of at most 200 values). A number, bool or ``None`` alone is left (it
     cannot be told from other text). Never raises an exception.
 
     Returns:
@@ -484,25 +486,63 @@ def hide_values(text: str, hidden: Mapping[str, Any]) -> str:
     """
     from toolwire._printing import safe_text
 
-    found: list[str] = []
+    found: list[str] = []  # quoted forms, replaced wherever they are
+    bare: list[str] = []  # a short text value as itself: only as a whole word (not "count_orders" for "orders")
 
     def collect(value: Any, depth: int) -> None:
+        if len(found) >= _MOST_HIDDEN:  # (a partial binding a huge catalog: review 230 #3)
+            return
         if isinstance(value, str):
-            found.extend((repr(value), value if len(value) >= 4 else ""))
+            found.append(repr(value))
+            if len(value) >= 8:  # (a key or token, wherever it is: f"key_{api_key}" too)
+                found.append(value)
+            elif len(value) >= 4:
+                bare.append(value)
         elif value is None or isinstance(value, (bool, int, float)) or depth > 3:
             return
         else:
-            text = safe_text(value)
+            text = safe_text(value) if _small(value) else ""  # (a huge one's repr is never quoted whole)
             found.append("" if text == f"<{type(value).__name__}>" else text)
-            items = value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ()
-            for item in list(items)[:100]:
+            for item in list(_items(value))[:100]:
                 collect(item, depth + 1)
 
-    pairs = {f"{key!r}: {safe_text(value)}": f"{key!r}: {HIDDEN_TEXT}" for key, value in hidden.items()}
+    pairs = {f"{key!r}: {safe_text(value)}": f"{key!r}: {HIDDEN_TEXT}" for key, value in hidden.items()
+             if _small(value)}
     for pair, shown in pairs.items():
         text = text.replace(pair, shown)
     for value in hidden.values():
         collect(value, 0)
     for quoted in sorted({q for q in found if q}, key=len, reverse=True):
         text = text.replace(quoted, HIDDEN_TEXT)
+    words = sorted({w for w in bare if w in text}, key=len, reverse=True)
+    if words:
+        import re
+
+        text = re.sub("|".join(rf"(?<!\w){re.escape(w)}(?!\w)" for w in words), HIDDEN_TEXT, text)
     return text
+
+
+def _items(value: Any) -> Any:
+    """A container's values: a mapping's values, a list's or tuple's items; nothing for anything else."""
+    return value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ()
+
+
+def _small(value: Any, budget: int = 200) -> bool:
+    """Whether ``value`` holds at most ``budget`` values, its nested containers' included (counted without
+    building its ``repr``, which for a huge bound catalog takes seconds: review 230 #3)."""
+    todo = [value]
+    while todo:
+        budget -= 1
+        if budget < 0:
+            return False
+        item = todo.pop()
+        if isinstance(item, Mapping | list | tuple):
+            if len(item) > budget:
+                return False
+            todo.extend(_items(item))
+    return True
+
+
+_MOST_HIDDEN = 2000
+"""The most values :func:`hide_values` collects from one set of hidden arguments (a container's items included):
+past it, a huge bound value's deeper items are not searched for, so a failing call costs milliseconds, not seconds."""
