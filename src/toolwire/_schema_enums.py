@@ -109,9 +109,12 @@ def _single_flags(cls: Any) -> list[Any] | None:
 class FlagError:
     """The ``function-wrap`` of an ``enum.Flag`` node: a value it refuses as no member is refused as no combination
     of its flags, which is what the schema offers (:func:`flag_schema`); pydantic's own error listed the single
-    flags ("Input should be 1, 2 or 4"), telling the model that ``3`` is not allowed (review 222 #7)."""
+    flags ("Input should be 1, 2 or 4"), telling the model that ``3`` is not allowed (review 222 #7). A number
+    outside ``0..mask`` or holding another bit is refused with the same words, as the schema's ``minimum`` and
+    ``maximum`` say: Python's ``Flag`` reads ``-1`` as every flag and ``-4`` as ``EXEC``, and an ``IntFlag`` keeps
+    any other bits (review 231 #2). A caller's own member is taken as it is."""
 
-    __slots__ = ("expected",)
+    __slots__ = ("expected", "mask")
 
     def __init__(self, flags: list[Any]) -> None:
         mask = 0
@@ -119,14 +122,26 @@ class FlagError:
             mask |= member.value
         names = ", ".join(f"{m.name} = {m.value}" for m in flags)
         self.expected = f"a combination of the flags {names}: the sum of the chosen ones, from 0 to {mask}"
+        self.mask = mask
 
     def __call__(self, value: Any, handler: Callable[[Any], Any]) -> Any:
         try:
-            return handler(value)
+            result = handler(value)
         except ValidationError as exc:
             if any(error.get("type") == "enum" for error in exc.errors()):
                 raise PydanticCustomError("enum", "Input should be {expected}", {"expected": self.expected}) from None
             raise
+        if isinstance(value, enum.Enum) or not isinstance(result, enum.Flag):
+            return result
+        got = result.value
+        if value.__class__ in (int, float):
+            got = value
+        elif value.__class__ is str:
+            with contextlib.suppress(ValueError):
+                got = float(value)
+        if got != result.value or not 0 <= got <= self.mask or result.value & ~self.mask:
+            raise PydanticCustomError("enum", "Input should be {expected}", {"expected": self.expected})
+        return result
 
 
 def flag_error(node: dict[str, Any]) -> dict[str, Any]:
