@@ -205,8 +205,24 @@ def test_the_stdio_server_answers_a_line_that_is_not_json_and_a_batch_with_an_er
         [{"jsonrpc": "2.0", "id": 7, "method": "ping"}], "this is not json",
         {"jsonrpc": "2.0", "id": 9, "method": "ping"}]
     text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
-    done = subprocess.run(command, input=text, capture_output=True, text=True, timeout=60)
-    answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True)
+    answers: list[dict[str, Any]] = []
+
+    def read() -> None:  # (until the last ping's answer: at the end of stdin the server may stop before it answers)
+        for line in proc.stdout or ():
+            answers.append(json.loads(line))
+            if answers[-1].get("id") == 9:
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert proc.stdin is not None
+    proc.stdin.write(text)
+    proc.stdin.flush()
+    reader.join(60)
+    proc.stdin.close()
+    proc.wait(30)
     errors = [a["error"]["code"] for a in answers if "error" in a and a.get("id") is None]
-    assert errors == [-32600, -32700], done.stdout + done.stderr
+    assert errors == [-32600, -32700], answers
     assert {"jsonrpc": "2.0", "id": 9, "result": {}} in answers
