@@ -4,6 +4,7 @@ bound singledispatchmethod, #6 flat arguments of a tool whose own parameter is n
 from __future__ import annotations
 
 import enum
+import json
 from typing import Any
 
 import pytest
@@ -64,3 +65,57 @@ def test_a_flag_combination_is_taken(args: dict[str, Any], expected: str) -> Non
 
 def test_a_callers_own_flag_member_is_taken() -> None:
     assert _text(_set_permissions, {"path": "a", "perm": _Perm.READ | _Perm.EXEC}) == "5 1"
+
+
+# ------------------------------------------------------------------ #6: flat arguments of a tool taking "parameters"
+
+_TOOLS = {
+    "get_weather": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    "register_tool": {"type": "object", "properties": {"tool_name": {"type": "string"},
+                                                       "parameters": {"type": "object"}},
+                      "required": ["tool_name", "parameters"]},
+    "upload_schema": {"type": "object", "properties": {"label": {"type": "string"},
+                                                       "input_schema": {"type": "object"}}},
+}
+_SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}}
+
+
+def _read(text: str, tools: Any) -> tuple[list, list]:
+    from toolwire.models._text_calls import read_text_calls
+    from toolwire.parsing import parse_tool_calls
+
+    found = read_text_calls(text, tools)
+    return ([(c["name"], c["args"]) for c in parse_tool_calls(text, tools).tool_calls],
+            [] if found is None else [(c["name"], c["args"]) for c in found[1]])
+
+
+@pytest.mark.parametrize("value, expected", [
+    ([{"name": "get_weather", "city": "Oslo"},
+      {"name": "register_tool", "tool_name": "weather", "parameters": _SCHEMA}],
+     [("get_weather", {"city": "Oslo"}), ("register_tool", {"tool_name": "weather", "parameters": _SCHEMA})]),
+    ([{"name": "register_tool", "tool_name": "weather", "parameters": _SCHEMA}],
+     [("register_tool", {"tool_name": "weather", "parameters": _SCHEMA})]),
+    ([{"name": "get_weather", "city": "Oslo"}, {"name": "upload_schema", "label": "w", "input_schema": _SCHEMA}],
+     [("get_weather", {"city": "Oslo"}), ("upload_schema", {"label": "w", "input_schema": _SCHEMA})]),
+])
+def test_flat_arguments_of_a_tool_taking_parameters_are_read(value: list, expected: list) -> None:
+    text = json.dumps(value)
+    assert _read(text, _TOOLS) == (expected, expected)
+
+
+def test_a_marked_flat_call_of_a_tool_taking_parameters_gets_its_own_arguments() -> None:
+    call = {"name": "register_tool", "tool_name": "weather", "parameters": _SCHEMA}
+    expected = [("register_tool", {"tool_name": "weather", "parameters": _SCHEMA})]
+    assert _read(f"<tool_call>{json.dumps(call)}</tool_call>", _TOOLS)[0] == expected
+
+
+@pytest.mark.parametrize("tools", [_TOOLS, list(_TOOLS)])
+@pytest.mark.parametrize("value", [
+    [{"name": "register_tool", "description": "Register a tool", "parameters": _TOOLS["register_tool"]}],
+    [{"name": "get_weather", "city": "Oslo"},
+     {"name": "register_tool", "description": "Register a tool", "parameters": _TOOLS["register_tool"]}],
+    [{"name": "get_weather", "description": "The weather", "parameters": _TOOLS["get_weather"]}],
+])
+def test_tool_definitions_still_stay_text(value: list, tools: Any) -> None:
+    text = "My tools:\n" + json.dumps(value)
+    assert _read(text, tools) == ([], [])

@@ -197,7 +197,12 @@ class Collector:
             else:
                 self.add_invalid(name, raw, self.unknown_error(name), call_id)
             return True
-        if not marked and _looks_like_schema(inner, args):
+        flat = _flat_call(self._schemas.get(name), inner, extra)
+        if flat is not None:  # a tool taking a parameter named "parameters" (review 231 #6)
+            if not marked:  # (flat arguments outside a marker are text, as for any tool)
+                return False
+            args, extra = flat, ()
+        elif not marked and _looks_like_schema(inner, args):
             return False
         beside: tuple[str, ...] = ()
         if args is None and extra:
@@ -324,6 +329,24 @@ def _looks_like_schema(obj: dict[str, Any], args: Any) -> bool:
 _SCHEMA_KEYS = ("parameters", "input_schema", "inputSchema")  # where a tool definition holds its JSON Schema
 
 
+def _flat_call(schema: Any, obj: dict[str, Any], extra: tuple[str, ...]) -> dict[str, Any] | None:
+    """The flat arguments of call object ``obj`` (its keys besides the name: ``extra``, and ``"parameters"``) when
+    the tool's known ``schema`` (closed: it lists its parameters) declares a ``parameters``, ``input_schema`` or
+    ``inputSchema`` parameter that ``obj`` gives and declares every other key ``obj`` gives too
+    (``{"name": "register_tool", "tool_name": "weather", "parameters": {...}}``: review 231 #6); else None. A
+    ``"parameters"`` object whose keys are all the tool's parameters is the call's arguments, as before."""
+    params, open_ = _parameters(schema)
+    if open_ or "arguments" in obj or not any(key in obj and key in params for key in _SCHEMA_KEYS):
+        return None
+    wrapped = obj.get("parameters")
+    if "parameters" in obj and not extra and isinstance(wrapped, dict) and all(k in params for k in wrapped):
+        return None  # ({"name": "save_schema", "parameters": {"type": "object", "properties": {...}}})
+    keys = (*extra, "parameters") if "parameters" in obj else extra
+    if not all(key in params for key in keys):
+        return None
+    return {key: obj[key] for key in obj if key in keys}
+
+
 def _is_definition(collector: Collector, item: Any, part: CallParts) -> bool:
     """Whether list item ``item`` (its :class:`~toolwire.parsing.arguments.CallParts`: ``part``) has the shape of a
     tool *definition*, not of a call: a JSON Schema object (``"type": "object"`` with ``"properties"``) as its
@@ -333,10 +356,13 @@ def _is_definition(collector: Collector, item: Any, part: CallParts) -> bool:
     ``parameters``. Other keys, ``description`` included, are what a call may hold (flat arguments, or keys beside
     ``"arguments"``: review 222 #2)."""
     obj = part.obj
+    schema = collector._schemas.get(collector.resolve(part.name) or part.name)
+    if _flat_call(schema, obj, part.extra) is not None:  # (a call with flat arguments: review 231 #6)
+        return False
     for key in _SCHEMA_KEYS:
         value = obj.get(key)
         if isinstance(value, dict) and value.get("type") == "object" and isinstance(value.get("properties"), dict):
-            params, open_ = _parameters(collector._schemas.get(collector.resolve(part.name) or part.name))
+            params, open_ = _parameters(schema)
             if open_ or not all(k in params for k in value):
                 return True
     fn = item.get("function") if isinstance(item, dict) and item.get("type") == "function" else None
