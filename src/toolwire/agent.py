@@ -9,11 +9,12 @@ The loop stops when a reply has no tool calls (the answer), when a ``return_dire
 a conversation it resumes: :mod:`toolwire._agent_direct`), or after ``max_steps`` model calls (then
 :class:`~toolwire.errors.MaxStepsExceeded` carrying the messages, or a last call with tools off: ``on_max_steps``).
 
-A run that fails keeps its work: an exception raised by a model call (a
-:class:`~toolwire.errors.ProviderError`, say) or by the executor (``handle_errors=False``) leaves the run with its
-own type, and carries the conversation so far as ``exc.messages`` (every reply and tool result up to the failure),
-as ``MaxStepsExceeded`` does; ``agent.invoke(exc.messages)`` resumes it, and the calls already answered are not
-run again (:func:`~toolwire._agent_checks.keep_run`, review 24), nor is the model's repeat of one, as in the stopped run
+A run that fails keeps its work: an exception raised by a model call (a :class:`~toolwire.errors.ProviderError`,
+say; a ``StopIteration``, which asyncio cannot carry, becomes a ``RuntimeError`` naming it) or by the executor
+(``handle_errors=False``) leaves the run with its own type, and carries the conversation so far as ``exc.messages``
+(every reply and tool result up to the failure), as ``MaxStepsExceeded`` does; ``agent.invoke(exc.messages)``
+resumes it, and the calls already answered are not run again (:func:`~toolwire._agent_checks.keep_run`, review
+24), nor is the model's repeat of one, as in the stopped run
 (:class:`~toolwire._agent_repeats.RepeatedCalls` reads the answers since the newest question: review 142 #6).
 
 A forced ``tool_choice`` (``"required"`` or a tool name) applies until tool calls have been answered in
@@ -114,6 +115,7 @@ from toolwire._batch import Batching, stop_if_batch_stopped
 from toolwire._call_records import in_reply_order
 from toolwire._concurrency import ctrl_c_interrupts
 from toolwire._keywords import AgentMethodAdvice, keyword_names, refuse_run_config, refuses_unknown_keywords
+from toolwire._model_stops import model_stopped
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
@@ -476,12 +478,11 @@ class Agent(Batching, AgentMethodAdvice):
                         value = (self.executor.call(payload.fresh, payload.invalid) if kind == "tools"
                                  else caller(self, kind).invoke(payload))
             except (Exception, KeyboardInterrupt) as exc:  # Ctrl-C during a long run keeps its work too
-                if kind == "tools":
-                    exc = payload.with_answers(exc)
-                own = keep_run(exc, messages)
+                failed = payload.with_answers(exc) if kind == "tools" else model_stopped(exc)  # (review 226 #1)
+                own = keep_run(failed, messages)
                 if own is exc:
                     raise
-                raise own from exc.__cause__  # (one error object raised in two runs: this run's copy)
+                raise own from failed.__cause__  # (one error object raised in two runs: this run's copy; a stop's)
 
     def astream(self, input: Any, *rest: Any, **options: Any) -> AsyncAgentStream | AsyncStateStream:
         """Async :meth:`stream`: the same loop, awaiting the model's ``ainvoke`` and the executor's ``acall``.
@@ -538,12 +539,11 @@ class Agent(Batching, AgentMethodAdvice):
                 else:  # a model call, as in _events
                     value = await caller(self, kind).ainvoke(payload)
             except (Exception, asyncio.CancelledError, KeyboardInterrupt) as exc:  # a cancelled run keeps its work too
-                if kind == "tools":
-                    exc = payload.with_answers(exc)
-                own = keep_run(exc, messages)
+                failed = payload.with_answers(exc) if kind == "tools" else model_stopped(exc)  # (review 226 #1)
+                own = keep_run(failed, messages)
                 if own is exc:
                     raise
-                raise own from exc.__cause__  # (one error object raised in two runs: this run's copy)
+                raise own from failed.__cause__  # (one error object raised in two runs: this run's copy; a stop's)
 
     def invoke(self, input: Any, *rest: Any, **options: Any) -> AgentResult:
         """Run the loop to the end and return the :class:`AgentResult`.

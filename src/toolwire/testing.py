@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
 from toolwire._concurrency import thread_pool
+from toolwire._model_stops import stops_escaped
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, merge_chunks
 from toolwire.models._sdk_options import check_call_options
@@ -131,6 +132,8 @@ class ScriptedChatModel(BaseChatModel):
             (``temprature=0``), checked as a
             hosted model checks them (:func:`~toolwire.models._sdk_options.check_call_options`), so a test with
             this model fails where production would. Other option names are recorded as given.
+        RuntimeError: (on a call) a callable reply raised ``StopIteration`` or ``StopAsyncIteration`` (``next()`` on
+            its used-up replies), which asyncio cannot carry; the message names it (review 226 #1).
     """
 
     provider: ClassVar[str] = "scripted"
@@ -174,8 +177,8 @@ class ScriptedChatModel(BaseChatModel):
 
     def _made(self, reply: Any, request: ChatRequest) -> AIMessage:
         """The AIMessage of a scripted ``reply``: a callable's result for ``request``, a string as a text reply."""
-        if callable(reply) and not isinstance(reply, AIMessage):
-            reply = reply(list(request.messages))
+        if callable(reply) and not isinstance(reply, AIMessage):  # (its StopIteration, as a RuntimeError: asyncio
+            reply = stops_escaped(reply)(list(request.messages))  # cannot carry it, review 226 #1)
         if isinstance(reply, str):
             return AIMessage(reply)
         if not isinstance(reply, AIMessage):

@@ -21,6 +21,7 @@ from typing import Any, Self
 from toolwire._batch import Batching
 from toolwire._concurrency import thread_pool
 from toolwire._keywords import refuses_unknown_keywords
+from toolwire._model_stops import stops_escaped
 from toolwire.models._retry import aclose_stream
 from toolwire.models._runnable import (
     ONE_ATTEMPT,
@@ -108,7 +109,8 @@ async def _arun(step: Any, value: Any, options: dict[str, Any]) -> Any:
         return await step(value, **options)
     call = getattr(step, "invoke", None) or step
     loop = asyncio.get_running_loop()
-    result = await loop.run_in_executor(thread_pool(), contextvars.copy_context().run, lambda: call(value, **options))
+    step_call = stops_escaped(lambda: call(value, **options), "a pipeline step")  # (asyncio cannot carry a
+    result = await loop.run_in_executor(thread_pool(), contextvars.copy_context().run, step_call)  # StopIteration)
     return await result if inspect.isawaitable(result) else result
 
 

@@ -25,6 +25,7 @@ from toolwire._batch import Batching
 from toolwire._call_records import _copy_containers
 from toolwire._concurrency import iterate_in_thread, thread_pool
 from toolwire._keywords import refuses_unknown_keywords
+from toolwire._model_stops import stops_escaped
 from toolwire.errors import SchemaError, UserError
 from toolwire.messages import (
     AIMessage,
@@ -391,11 +392,12 @@ class BaseChatModel(RunnableMethods, Batching):
             ProviderError: the provider failed (after its retries).
             UserError: the input cannot be read as messages, or LangChain's config was passed (``config=...``, or
                 after the input, ``invoke(input, config)``).
+            RuntimeError: the model's ``_generate`` raised ``StopIteration`` (the message says so: review 226 #1).
         """
         if config:
             _refuse_config("invoke", config)
         request = self._request(input, options)
-        reply = self._whole_retry.call(self._generate, request)
+        reply = self._whole_retry.call(stops_escaped(self._generate), request)  # (see _agenerate)
         return one_call(reply, _forced(request), self._one_call) if self._keeps_one_call(request) else reply
 
     async def ainvoke(self, input: Any, *config: Any, **options: Any) -> AIMessage:
@@ -482,9 +484,11 @@ class BaseChatModel(RunnableMethods, Batching):
 
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
         """Async reply; the default runs :meth:`_generate` in a worker thread, in a copy of the caller's context
-        (its context variables: a request id, a tracing span), as ``asyncio.to_thread`` does."""
+        (its context variables: a request id, a tracing span), as ``asyncio.to_thread`` does; a ``StopIteration`` it
+        raises, which asyncio cannot carry (the caller waited forever), becomes a ``RuntimeError`` (review 226 #1)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(thread_pool(), contextvars.copy_context().run, self._generate, request)
+        generate = stops_escaped(self._generate)
+        return await loop.run_in_executor(thread_pool(), contextvars.copy_context().run, generate, request)
 
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
         """Streamed reply; the default yields the whole :meth:`_generate` reply as chunks."""
