@@ -28,7 +28,8 @@ def check_strict(c: Checker, schema: Any, path: str) -> None:
     """Strict mode: every object lists all properties in ``required`` and forbids others."""
     if not isinstance(schema, dict):
         return
-    if schema.get("type") == "object" or "properties" in schema:
+    kind = schema.get("type")  # (a type list holding "object", ["object", "null"], is an object too: review 228 #1)
+    if kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in schema:
         props = schema.get("properties") or {}
         c.expect(schema.get("additionalProperties") is False, path, "strict mode needs additionalProperties false")
         c.expect(sorted(schema.get("required") or []) == sorted(props), path, "strict mode needs every property "

@@ -50,8 +50,10 @@ What :func:`strict_schema` does with a schema outside that subset:
   (``NotRequired[Literal[True]]``: ``{"enum": [true, null]}``), since ``null`` fails a ``const`` (review 94); a
   ``const`` whose default is its value (``kind: Literal["cat"] = "cat"``) stays required instead;
 * an object that takes keys beyond its declared properties (``additionalProperties`` true or a schema, as a
-  pydantic model with ``extra="allow"`` writes) cannot be strict, which forces ``additionalProperties:
-  false``: writing false would silently refuse the extra keys the tool takes;
+  pydantic model with ``extra="allow"`` writes), or declares none and is not closed (``{"type": "object"}``,
+  ``"properties": {}``), cannot be strict, which forces ``additionalProperties: false``: writing false would
+  silently refuse the extra keys the tool takes. An object is a schema whose ``type`` is ``"object"`` or a list
+  holding it (``["object", "null"]``, review 228 #1), or that has ``properties``;
 * an array without an ``items`` schema (``{"type": "array"}``, as many MCP servers write a list) cannot be strict:
   the API answers 400 "array schema missing items", and strict mode takes no ``items: {}`` (review 190 #1);
 * anything else it cannot express, and a schema past the size limits, raises ``ValueError``, and
@@ -242,7 +244,8 @@ def _strict(node: Any) -> Any:
         note = " ".join(notes)
         described = out.get("description")
         out["description"] = f"{described} ({note})" if isinstance(described, str) and described else note
-    is_object = node.get("type") == "object" or "properties" in node
+    kind = node.get("type")  # (a type list holding "object", ["object", "null"], is an object too: review 228 #1)
+    is_object = kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in node
     if is_object:
         props = node.get("properties") or {}
         extra = node.get("additionalProperties")
