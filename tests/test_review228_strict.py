@@ -11,11 +11,16 @@ Both now send the tool non-strict with a StrictSchemaWarning, as a plain ``{"typ
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
+from toolwire import tool
 from toolwire.interop.openai_tools import tool_from_schema
+from toolwire.models.lowering._anthropic_strict import NotStrictError, anthropic_strict_schema
+from toolwire.models.lowering.anthropic import convert_to_anthropic_tool
 from toolwire.models.lowering.openai import StrictSchemaWarning, convert_to_openai_tool, strict_schema
 
 wire_openai = pytest.importorskip("providers.wire_openai")
@@ -71,3 +76,53 @@ def test_wire_checker_sees_an_object_whose_type_is_a_list() -> None:
     wire_openai.check_strict(ok, strict_schema(_params({"type": ["object", "null"], "properties": {
         "a": {"type": "string"}}})), "parameters")
     assert ok.problems == []
+
+
+FREE_EMPTY = [
+    {"type": "object", "properties": {}},
+    {"properties": {}},
+    {"type": ["object", "null"], "properties": {}},
+    {"anyOf": [{"type": "object", "properties": {}}, {"type": "null"}]},
+    {"type": "array", "items": {"type": "object", "properties": {}}},
+]
+
+
+@pytest.mark.parametrize("meta", FREE_EMPTY, ids=json.dumps)
+@pytest.mark.parametrize("required", [True, False])
+def test_anthropic_object_with_empty_properties_is_not_strict(meta: dict[str, Any], required: bool) -> None:
+    with pytest.raises(NotStrictError, match="beyond its declared properties"):
+        anthropic_strict_schema(_params(meta, required))
+    with pytest.raises(ValueError):  # (OpenAI's lowering reads it the same way)
+        strict_schema(_params(meta, required))
+
+
+def test_anthropic_sends_an_empty_properties_object_non_strict_with_a_warning() -> None:
+    meta = {"type": "object", "properties": {}}
+    t = _tool(meta)
+    with pytest.warns(StrictSchemaWarning, match="beyond its declared properties"):
+        sent = convert_to_anthropic_tool(t, strict=True)
+    assert "strict" not in sent
+    assert sent["input_schema"]["properties"]["meta"] == meta
+    assert t.invoke({"id": "c1", "name": "tag", "args": {"meta": {"k": "v"}}, "type": "tool_call"}).status == \
+        "success"
+
+
+def test_anthropic_closed_and_root_objects_stay_strict() -> None:
+    class Empty(BaseModel):  # (toolwire writes additionalProperties: false on it: a model without fields)
+        pass
+
+    def take(e: Empty, n: int = 1) -> str:
+        """Take an empty model."""
+        return ""
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", StrictSchemaWarning)
+        sent = convert_to_anthropic_tool(tool(take), strict=True)
+    assert sent["strict"] is True
+    assert sent["input_schema"]["properties"]["e"] == {"additionalProperties": False, "type": "object",
+                                                       "properties": {}}
+    closed = {"type": "object", "properties": {}, "additionalProperties": False}
+    assert anthropic_strict_schema(_params(closed))["properties"]["meta"] == closed
+    # a root with no (or empty) properties is a tool without arguments, as before
+    for root in ({"type": "object"}, {"type": "object", "properties": {}}):
+        assert anthropic_strict_schema(root) == {"type": "object", "properties": {}, "additionalProperties": False}

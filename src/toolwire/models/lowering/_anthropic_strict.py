@@ -16,8 +16,10 @@ of 0 or 1. Unlike OpenAI's strict mode, optional properties stay optional (``req
 What :func:`anthropic_strict_schema` does with the rest:
 
 * every object gets ``additionalProperties: false``; an object that takes keys beyond its declared properties (a
-  ``dict[str, X]``, a pydantic model with ``extra="allow"``, ``patternProperties``) cannot be strict, as writing false
-  would refuse the keys the tool takes;
+  ``dict[str, X]``, a pydantic model with ``extra="allow"``, ``patternProperties``), or declares none and is not
+  closed (``{"type": "object"}``, and ``{"type": "object", "properties": {}}``, which JSON Schema reads as any object:
+  review 228 #2), cannot be strict, as writing false would refuse the keys the tool takes (a pydantic model without
+  fields is written closed by toolwire and stays strict; the root of a tool without arguments too);
 * a ``type`` list (``["string", "null"]``) becomes an ``anyOf`` of one branch per type, each with that type's own
   keywords;
 * a ``oneOf`` becomes an ``anyOf`` when its alternatives cannot overlap (distinct JSON types, or objects whose one
@@ -221,7 +223,9 @@ def _items_notes(dropped: dict[str, Any]) -> list[str]:
     return notes
 
 
-def _strict(node: Any) -> Any:
+def _strict(node: Any, root: bool = False) -> Any:
+    """``node`` in strict form (module doc); ``root``: whether it is the tool's whole argument schema. Raises
+    :class:`_NotStrict` for what strict tool use cannot say."""
     if node is True or (isinstance(node, dict) and not any(k in node for k in _TYPED)):
         raise _NotStrict("a parameter that takes a value of any type", "give the parameter a type")
     if not isinstance(node, dict):
@@ -290,8 +294,11 @@ def _strict(node: Any) -> Any:
     if node.get("type") == "object" or "properties" in node:
         props = node.get("properties") or {}
         extra = node.get("additionalProperties")
-        if extra not in (None, False) or ("properties" not in node and extra is None):  # (pydantic writes
-            # "properties": {} for a model without fields, which ignores other keys; a bare object is a dict)
+        if extra not in (None, False) or (extra is None and ("properties" not in node or (not props and not root))):
+            # (an object declaring no properties and not closed, {"type": "object", "properties": {}}, takes any keys,
+            # as a dict does: closing it would let the model send only {}, review 228 #2; toolwire writes
+            # additionalProperties: false on a pydantic model without fields, which stays strict; a root without
+            # properties is a tool without arguments)
             raise _NotStrict("an object that takes keys beyond its declared properties (a dict, additionalProperties, "
                              "a pydantic model with extra='allow')",
                              "give the parameter a pydantic model with named fields instead of a dict")
@@ -360,7 +367,7 @@ def anthropic_strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
             k in parameters for k in ("properties", "allOf", "$ref", "items", *_REFUSED)):
         return {"type": "object", "properties": {}, "additionalProperties": False}  # a tool without arguments
     try:
-        out: dict[str, Any] = _strict(copy.deepcopy(parameters))
+        out: dict[str, Any] = _strict(copy.deepcopy(parameters), root=True)
         _check_refs(out)
     except _NotStrict as exc:
         raise NotStrictError(str(exc), exc.advice) from None
