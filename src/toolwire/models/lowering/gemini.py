@@ -204,7 +204,8 @@ def _model_parts(message: AIMessage) -> tuple[list[dict[str, Any]], dict[str, st
 def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """Lower a conversation to Gemini's ``(system_instruction, contents)``.
 
-    System messages become the ``system_instruction``; the results of one model turn become one ``user``
+    System messages become the ``system_instruction`` (one after the conversation started with a logged warning:
+    its place is lost); the results of one model turn become one ``user``
     content of ``function_response`` parts (``{"result": text}``, or ``{"error": text}`` for a failed call),
     in the order of the calls (text of list content joined, case E4); a kept model turn is sent back with
     its parts (thought signatures) unchanged; empty text is dropped.
@@ -232,6 +233,9 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
             contents.append({"role": "user", "parts": parts})
         elif isinstance(item, SystemMessage):
             if (text := system_text(item, "Gemini")).strip():
+                if contents:  # (logged as Anthropic's is: review 229 #4)
+                    log.warning("gemini: a SystemMessage after the conversation started is sent in the "
+                                "system_instruction (Gemini has no system role in contents), not at its place")
                 system.append(text)
         elif isinstance(item, AIMessage):
             parts, ids = _model_parts(item)
