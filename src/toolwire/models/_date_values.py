@@ -12,8 +12,8 @@ takes; the grammar no longer holds it, review 126 #2) and models turn "May 2nd, 
 ``time`` and ``date-time`` formats) and looks for each part in the forms people write it:
 
 * the date: as written (``2025-05-02``); or the day next to the month's name (English, Portuguese, Spanish; full or
-  abbreviated: "May 2nd", "2 May", "2 de maio", "1º de março") or day and month as numbers in either order
-  (``5/2``, ``02.05``), with the year written somewhere in the conversation (a made-up year is the most common
+  abbreviated: "May 2nd", "2 May", "2 de maio", "1º de março", "1.º de marzo") or day and month as numbers in either
+  order (``5/2``, ``02.05``), with the year written somewhere in the conversation (a made-up year is the most common
   made-up date);
 * the time: ``09:00``, ``9:00``, with seconds when they are not zero, ``9am``, ``9 a.m.``, ``9:30 pm``, ``9h``,
   ``9h30``; a zone offset or ``Z`` is not looked for.
@@ -46,8 +46,10 @@ _MONTHS = (  # per month: English, Portuguese, Spanish names (casefolded), longe
     ("december", "dezembro", "diciembre", "dec", "dez", "dic"),
 )
 # "1º de março": the conversation's text is NFKC-normalised before it is searched, which writes "º" as "o" (review
-# 221 #3), so "o" after the day is read as the ordinal too; "°" (the degree sign some write for it) stays as it is
-_ORDINAL = r"(?:st|nd|rd|th|º|°|o)?"
+# 221 #3), so "o" after the day is read as the ordinal too; "°" (the degree sign some write for it) stays as it is.
+# European Portuguese and Spanish (RAE) put a period before the indicator: "1.º de março", "1.º de marzo", "1.er de
+# marzo" (review 231 #7); Spanish also writes "1ro", "1ero"
+_ORDINAL = r"(?:st|nd|rd|th|\.?(?:º|°|o|er|ro|ero))?"
 
 
 def date_time_in_context(wanted: str, words: str, numbers: set[Decimal]) -> bool | None:
