@@ -23,7 +23,6 @@ import dataclasses
 import json
 import math
 import re
-import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
@@ -31,7 +30,10 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from toolwire.models._date_values import date_time_in_context
-from toolwire.models._number_readings import grouped_readings
+from toolwire.models._number_readings import WRITTEN as _NUMBER
+from toolwire.models._number_readings import context_numbers
+from toolwire.models._number_readings import exact as _exact
+from toolwire.models._number_readings import normal_text as _normal
 from toolwire.parsing._python_parse import parse_source
 
 if TYPE_CHECKING:
@@ -41,9 +43,6 @@ if TYPE_CHECKING:
 
 __all__ = ["CallSpec", "context_numbers", "context_words", "conversation_texts", "follower", "in_context",
            "made_up_value", "opening_paths_probability", "opening_probability", "stream_spans"]
-
-_NUMBER = re.compile(r"(?<![\d.])-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
-
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class CallSpec:
@@ -291,41 +290,6 @@ def _leaves(value: Any, depth: int = 0) -> Iterator[Any]:
             yield from _leaves(item, depth + 1)
     else:
         yield value
-
-
-def _exact(value: int | float | str) -> Decimal | None:
-    """A number as an exact decimal (None for NaN, infinities and integers too long to write out)."""
-    try:
-        number = Decimal(repr(value) if isinstance(value, float) else str(value))
-    except (ValueError, ArithmeticError):  # int too long for str(), or not a number
-        return None
-    return number if number.is_finite() else None
-
-
-def _normal(text: str) -> str:
-    """Text as the checks compare it: Unicode NFKC (full-width digits, ligatures), the minus sign as ``-``,
-    letter case folded, ``_`` as a space (identifiers spell words that way: ``"interest_rates"`` for
-    "interest rates", ``"pet_friendly"`` for "pet friendly"), runs of whitespace as one space."""
-    return " ".join(unicodedata.normalize("NFKC", text).replace("\u2212", "-").replace("_", " ").casefold().split())
-
-
-def context_numbers(context: Iterable[str]) -> set[Decimal]:
-    """Every number written in the texts, exactly: as written (``1,2,3`` is 1, 2 and 3; ``.5``; the digits of
-    ``T4521`` or ``order_42``) and, for numbers grouped by thousands (``1,500,000``, ``1 500 000``,
-    ``1'500'000``) or written with a decimal comma (``2,5``, ``1.500``, ``1.500,75``: review 221 #4), also in each
-    reading :func:`~toolwire.models._number_readings.grouped_readings` gives (``1.500`` is 1.5 and 1500)."""
-    found: set[Decimal] = set()
-    for text in context:
-        text = _normal(text)
-        for match in _NUMBER.findall(text):
-            number = _exact(match)
-            if number is not None:
-                found.add(number)
-        for reading in grouped_readings(text):
-            number = _exact(reading)
-            if number is not None:
-                found.add(number)
-    return found
 
 
 def context_words(context: Iterable[str]) -> str:

@@ -7,7 +7,8 @@ figure in 8 of 20 answers after failed calls, forty-sixth session; a hint agains
 5 but made 3 answers echo the English error, thirty-fifth session). This is the rule the value check applies to a
 call's arguments (a value the conversation does not hold is made up, :mod:`toolwire.models._call_checks`), applied
 to the answer's figures, where it can be decided by reading (:func:`made_up_figure`): a standalone number of two
-digits or more that no message holds, in the same digit groups or group by group, is made up.
+digits or more that no message holds, in the same digit groups, in a value it may mean (the value check's reading of
+numbers, :mod:`toolwire.models._number_readings`) or group by group, is made up.
 
 :class:`~toolwire.models._generation.Generation` applies it at temperature 0 only (a sampled reply regenerated
 with the same seed comes out the same: review 134 #1). It holds every reply to such results back from the stream
@@ -31,8 +32,10 @@ import json
 import re
 import unicodedata
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
+from toolwire.models._number_readings import grouped_spans, readings
 from toolwire.models._text_content import prompt_text, result_text
 
 __all__ = ["figure_context", "figure_restart", "made_up_figure"]
@@ -51,9 +54,19 @@ def _ascii(number: str) -> str:
 def _groups(number: str) -> tuple[str, ...]:
     """The digit groups of ``number`` in ASCII digits (``"1.744.000"`` -> ``("1", "744", "000")``; ``"٤٤١٧"``, the
     Arabic-Indic digits, -> ``("4417",)``), a last group of zeros after a separator left out (``"80,00"`` and
-    ``"80.0"`` are ``("80",)``)."""
+    ``"80.0"`` are ``("80",)``) unless it is a group of thousands (``"100.000"`` is ``("100", "000")``, not the
+    100 of "100 ações": review 231 #3)."""
     groups = tuple(_GROUPS.split(_ascii(number)))
-    return groups[:-1] if len(groups) > 1 and not groups[-1].strip("0") else groups
+    if len(groups) < 2 or groups[-1].strip("0") or _thousands(groups):
+        return groups
+    return groups[:-1]
+
+
+def _thousands(groups: tuple[str, ...]) -> bool:
+    """Whether digit ``groups`` are groups of thousands: a first of one to three digits not starting with ``0``
+    (not ``"0.250"``) and every other of three (``"4.417"``, ``"1,744,000"``, ``"100.000"``)."""
+    return (len(groups) > 1 and 1 <= len(groups[0]) <= 3 and not groups[0].startswith("0")
+            and all(len(group) == 3 for group in groups[1:]))
 
 
 def _with_cents(number: str) -> bool:
@@ -66,24 +79,25 @@ def _with_cents(number: str) -> bool:
             and len(set(marks[:-1])) == 1 and marks[-1] != marks[0])
 
 
+def _digits(value: Decimal) -> tuple[str, ...]:
+    """A value as the digit groups a figure is compared by: its whole part and its decimal part without trailing
+    zeros, if any (``12345.670`` -> ``("12345", "67")``, ``100.000`` -> ``("100",)``)."""
+    whole, _, part = f"{abs(value):f}".partition(".")
+    part = part.rstrip("0")
+    return (whole, part) if part else (whole,)
+
+
 def _readings(number: str) -> set[tuple[str, ...]]:
-    """The digit groups ``number`` may be compared by: its :func:`_groups`, the digits of groups of thousands
-    joined (``"4.417"`` -> ``("4417",)``; ``"12.345,67"`` -> ``("12345", "67")``), and a decimal part without its
-    trailing zeros (``"80,50"`` and ``"80.50"`` -> ``("80", "5")``, as ``"80.5"``: review 221 #2). A part is decimal
-    after a single separator when it is not of three digits (``"1.500"`` may be 1500), and after groups of
-    thousands when its separator is the other one (:func:`_with_cents`)."""
-    groups = _groups(number)
-    found = {groups}
-    raw = tuple(_GROUPS.split(_ascii(number)))
-    if len(raw) > 1 and not raw[0].startswith("0") and all(len(group) == 3 for group in raw[1:]):
-        found.add(("".join(raw),))  # "4.417", "1,744,000" (not "0.015")
-    if _with_cents(number):
-        whole, part = "".join(raw[:-1]), raw[-1].rstrip("0")
-        found |= {(*raw[:-1], part) if part else raw[:-1], (whole, part) if part else (whole,)}
-    elif len(raw) == 2 and len(raw[1]) != 3:
-        part = raw[1].rstrip("0")
-        found.add((raw[0], part) if part else (raw[0],))
-    return found
+    """The digit groups ``number`` may be compared by: its :func:`_groups`, and each value it may mean
+    (:func:`~toolwire.models._number_readings.readings`, the value check's reading) as :func:`_digits`: groups of
+    thousands by all their digits (``"4.417"`` -> ``("4417",)``; ``"100.000"`` -> ``("100000",)``, never the
+    ``("100",)`` of "100 ações": review 231 #3), an amount with cents (``"12.345,67"`` -> ``("12345", "67")``), a
+    decimal part without its trailing zeros (``"80,50"``, ``"80.50"`` -> ``("80", "5")``, as ``"80.5"``: review
+    221 #2; ``"0.250"`` -> ``("0", "25")``: review 231 #4), both readings where both are usual (``"1.500"`` ->
+    ``("1500",)`` and ``("1", "5")``)."""
+    if not _GROUPS.search(number):
+        return {_groups(number)}  # digits alone, as written ("08" stays "08")
+    return {_groups(number), *(_digits(value) for value in readings(_ascii(number)))}
 
 
 def figure_context(messages: Sequence[Any]) -> tuple[frozenset[tuple[str, ...]], frozenset[str]] | None:
@@ -97,7 +111,7 @@ def figure_context(messages: Sequence[Any]) -> tuple[frozenset[tuple[str, ...]],
         of them is an error; then ``(numbers, groups)``: the digit groups of every number in the conversation's text
         (each message's text, the tool calls' arguments and the results, error texts included: "HTTP 503"), in each
         way it may be read (:func:`_readings`: ``"4.417"`` also as ``("4417",)``, ``"80.50"`` also as ``("80",
-        "5")``), and every single group of them (:func:`_groups`).
+        "5")``; ``"12 345,67"`` as ``("12345", "67")``), and every single group of them (:func:`_groups`).
     """
     if not messages or getattr(messages[-1], "type", None) != "tool":
         return None
@@ -121,7 +135,8 @@ def figure_context(messages: Sequence[Any]) -> tuple[frozenset[tuple[str, ...]],
             said += [json.dumps(call.get("args"), default=str) for call in getattr(message, "tool_calls", None) or ()]
     written = [n for text in said for n in _NUMBER.findall(text)]
     groups = frozenset(group for n in written for group in _groups(n))
-    return frozenset(reading for n in written for reading in _readings(n)), groups
+    spaced = {_digits(value) for text in said for _, _, values in grouped_spans(text) for value in values}
+    return frozenset(reading for n in written for reading in _readings(n)) | spaced, groups
 
 
 def made_up_figure(text: str, known: tuple[frozenset[tuple[str, ...]], frozenset[str]]) -> int | None:
@@ -134,10 +149,13 @@ def made_up_figure(text: str, known: tuple[frozenset[tuple[str, ...]], frozenset
     221 #1): an address such as ``192.168.1.1``, a version, a dotted date are identifiers a how-to gives from general
     knowledge (the default model's answer to a failed search for resetting a router was declined for its
     ``192.168.1.1``, review 134). The conversation holds it when some number in it has
-    the same digit groups (``"80,00"`` for ``80``; not ``"44.17"`` for ``4417``), the same digits in groups of
-    thousands (``"4.417"`` for ``4417``, either way), the same decimal part but for trailing zeros (``"80,50"`` for
-    ``80.5``: review 221 #2), or when each of its groups is a group of a number there (``"18.04.2026"`` for
-    ``2026-04-18``).
+    the same digit groups (``"80,00"`` for ``80``; not ``"44.17"`` for ``4417``), or a value it may mean in the
+    value check's reading (:func:`~toolwire.models._number_readings.readings`): the same digits in groups of
+    thousands (``"4.417"`` for ``4417``, either way; ``"R$ 100.000"`` is 100000, never the question's 100: review
+    231 #3), the same decimal part but for trailing zeros (``"80,50"`` for ``80.5``: review 221 #2; ``"0.250"`` for
+    ``0.25``), thousands grouped by a space or an apostrophe (``"12 345,67"``, ``"1'500'000"``: review 231 #4);
+    or, for a number not in groups of thousands, when each of its groups is a group of a number there
+    (``"18.04.2026"`` for ``2026-04-18``).
 
     Args:
         text: the whole reply.
@@ -147,14 +165,16 @@ def made_up_figure(text: str, known: tuple[frozenset[tuple[str, ...]], frozenset
         The index in ``text`` where the first made-up figure begins, or None when there is none.
     """
     numbers, groups = known
+    held = [(start, end) for start, end, values in grouped_spans(text)  # "12 345,67", "1'500'000"
+            if not numbers.isdisjoint(_digits(value) for value in values)]
     for found in _NUMBER.finditer(text):
-        if len(found.group()) < 2:  # a single digit
-            continue
+        if len(found.group()) < 2 or any(start <= found.start() < end for start, end in held):
+            continue  # a single digit, or a part of a number grouped by spaces that the conversation holds
         number = _groups(found.group())
-        thousands = len(number) > 1 and all(len(group) == 3 for group in number[1:])  # "4.417", "1,744,000"
-        if len(number) > 2 and not thousands and not _with_cents(found.group()):
+        grouped = _thousands(tuple(_GROUPS.split(_ascii(found.group())))) or _with_cents(found.group())
+        if len(number) > 2 and not grouped:
             continue  # an identifier, not a figure: an address (192.168.1.1), a version (2.10.3), a dotted date
-        if numbers.isdisjoint(_readings(found.group())) and not all(group in groups for group in number):
+        if numbers.isdisjoint(_readings(found.group())) and (grouped or not all(group in groups for group in number)):
             return found.start()
     return None
 
