@@ -3,11 +3,13 @@ bound singledispatchmethod, #6 flat arguments of a tool whose own parameter is n
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
 import json
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import pytest
+from pydantic import AwareDatetime, BaseModel, Field
 
 from toolwire import tool
 
@@ -119,3 +121,78 @@ def test_a_marked_flat_call_of_a_tool_taking_parameters_gets_its_own_arguments()
 def test_tool_definitions_still_stay_text(value: list, tools: Any) -> None:
     text = "My tools:\n" + json.dumps(value)
     assert _read(text, tools) == ([], [])
+
+
+# ------------------------------------------------------------------ #1: the reasons a date in a union is refused
+
+_After2026 = Annotated[dt.date, Field(gt=dt.date(2026, 1, 1))]
+
+
+@tool
+def _remind(after: _After2026 | int) -> str:
+    """Remind me after a date, or after a number of days."""
+    return repr(after)
+
+
+@tool
+def _plan(days: list[_After2026] | int) -> str:
+    """Plan some days of 2026 or later, or a count of days."""
+    return repr(days)
+
+
+class _Slot(BaseModel):
+    start: AwareDatetime | int
+
+
+@tool
+def _meet(slot: _Slot, others: list[AwareDatetime] | str = "") -> str:
+    """Book a meeting."""
+    return repr(slot.start)
+
+
+@tool
+def _schedule(at: dt.datetime | str) -> str:
+    """Schedule at a date and time, or at a described time."""
+    return repr(at)
+
+
+@tool
+def _pick(day: _After2026 | Literal["today"]) -> str:
+    """Pick a day."""
+    return repr(day)
+
+
+@pytest.mark.parametrize("t, args, reason", [
+    (_remind, {"after": "2025-05-01"}, "'after': Input should be greater than 2026-01-01, or input should be a valid "
+                                       "integer"),
+    (_remind, {"after": "2026-02-30"}, "'after': Input should be a valid date or datetime, day value is outside"),
+    (_plan, {"days": ["2025-05-01"]}, "'days.0': Input should be greater than 2026-01-01 (got '2025-05-01')"),
+    (_plan, {"days": ["2026-02-30"]}, "'days.0': Input should be a valid date or datetime, day value is outside"),
+    (_plan, {"days": [20260501]}, "'days.0': Input should be a date written YYYY-MM-DD, not a number or digits alone"),
+    (_meet, {"slot": {"start": "2026-05-15T10:00:00"}}, "'slot.start': Input should have timezone info, or input"),
+    (_meet, {"slot": {"start": 5}, "others": ["2026-05-15T10:00:00"]}, "'others.0': Input should have timezone info"),
+    (_schedule, {"at": 1700000000}, "'at': Input should be a date and time written YYYY-MM-DDTHH:MM:SS, not a "
+                                    "number or digits alone (read as a Unix timestamp), or input should be a valid "
+                                    "string (got 1700000000)"),
+    (_pick, {"day": "2025-05-01"}, "'day': Input should be greater than 2026-01-01, or input"),
+    (_pick, {"day": 20260501}, "'day': Input should be a date written YYYY-MM-DD, not a number or digits alone (read "
+                               "as a Unix timestamp), or input should be 'today' (got 20260501)"),
+])
+def test_a_date_in_a_union_is_refused_with_pydantics_own_reason(t: Any, args: dict[str, Any], reason: str) -> None:
+    text = _text(t, args)
+    assert reason in text, text
+    assert "should be a valid date (" not in text and "should be a valid datetime" not in text
+    assert "a valid date," not in text
+
+
+@pytest.mark.parametrize("t, args, expected", [
+    (_remind, {"after": 5}, "5"), (_remind, {"after": "20260501"}, "20260501"),
+    (_remind, {"after": "2026-05-01"}, "datetime.date(2026, 5, 1)"),
+    (_plan, {"days": ["2026-05-01"]}, "[datetime.date(2026, 5, 1)]"),
+    (_schedule, {"at": "2026-05-15T10:00:00"}, "datetime.datetime(2026, 5, 15, 10, 0)"),
+    (_schedule, {"at": "20260515"}, "'20260515'"),
+    (_pick, {"day": "today"}, "'today'"),
+])
+def test_a_date_in_a_union_still_takes_dates_and_leaves_numbers_to_the_others(t: Any, args: dict[str, Any],
+                                                                              expected: str) -> None:
+    assert _text(t, args) == expected

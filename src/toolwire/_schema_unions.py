@@ -11,12 +11,14 @@ gives to another branch:
   member now refuses numbers and digits written as text (:class:`NumberNotBool`): the number member reads them;
   ``true``/``false`` (and ``"true"``) still go to the ``bool``.
 * a ``date``, ``datetime`` or ``time`` (``datetime | int``): a number, or digits alone as text, is read as a Unix
-  timestamp (or seconds), which a lone ``datetime`` refuses (:class:`toolwire._schema_dates.NotDigits`). That guard,
-  a function, would hide pydantic's exact match in a union (review 129 #1), so such a member becomes a
-  ``tagged-union`` whose discriminator (:class:`DatesApart`) refuses a number or digits and hands any other value,
-  unchanged, to the member's own node: the other members decide numbers, and with none taking one it is refused as a
-  lone date refuses it. Only that member changes: the model's config and validators reading ``info.data`` keep
-  working (review 222 #1). (A union holding a class besides keeps pydantic's reading.)
+  timestamp (or seconds), which a lone ``datetime`` refuses (:class:`toolwire._schema_dates.NotDigits`). Where no
+  other member takes a value of the date member's shape (``date | int``, ``list[date] | str``), that guard stays in
+  place: the other members decide numbers, and a refused value gets pydantic's own reasons (a bound, a missing time
+  zone: review 231 #1). Beside a member that may take the same value (``datetime | str``), the guard, a function,
+  would hide pydantic's exact match (review 129 #1), so there the member becomes a ``tagged-union`` whose
+  discriminator (:class:`DatesApart`) refuses a number or digits and hands any other value, unchanged, to the
+  member's own node. Only that member changes: the model's config and validators reading ``info.data`` keep working
+  (review 222 #1). (A union holding a class besides keeps pydantic's reading.)
 
 Both are written once, when a tool is defined; the JSON Schema writers see through them
 (:func:`toolwire._schema_strict.transparent`).
@@ -61,11 +63,12 @@ class DatesApart:
     (:func:`dates_apart`), whose one branch is the member's node, given the value itself: JSON data stays JSON data,
     so pydantic's exact match still decides (``datetime | str`` gives ISO text as a ``datetime``, review 129 #1). A
     number or digits alone (``1700000000``, ``"20250515"``), and a value the node refuses, get no tag: the member
-    refuses it as pydantic refuses a wrong type ("Input should be a valid date", at the member's place, so the error's
-    path is the argument's), and the other members decide. Nothing else of the union changes: the model's config and
-    a member validator's ``info.data`` are kept (review 222 #1). ``paired``: the member's guarded node
-    (:class:`~toolwire._schema_dates.NotDigits`) stands beside it in the union, to say what to write for a number;
-    the JSON Schema then shows that one alone."""
+    refuses it with the guard's words ("Input should be a date written YYYY-MM-DD, not a number or digits alone", at
+    the member's place, so the error's path is the argument's; a tag would add a step to it), and the other members
+    decide. Nothing else of the union changes: the model's config and a member validator's ``info.data`` are kept
+    (review 222 #1). ``paired``: the member's guarded node (:class:`~toolwire._schema_dates.NotDigits`) stands
+    before it in the union, giving pydantic's own reasons for a value the node refuses (its words for a number are
+    the same, said once: review 231 #1); the JSON Schema then shows that one alone."""
 
     __slots__ = ("node", "paired", "validator")
     __name__ = "dates_apart"  # (pydantic-core names a tagged union after its discriminator)
@@ -90,10 +93,13 @@ class DatesApart:
 
 def dates_apart(node: dict[str, Any], paired: bool = False) -> dict[str, Any]:
     """The ``date``, ``datetime`` or ``time`` core schema ``node`` as a union member refusing numbers and digits
-    alone (see :class:`DatesApart`); a ``ref`` moves to the ``tagged-union``."""
+    alone with :class:`~toolwire._schema_dates.NotDigits`'s words (see :class:`DatesApart`); a ``ref`` moves to the
+    ``tagged-union``."""
     inner = {k: v for k, v in node.items() if k != "ref"}
+    read = "seconds" if node["type"] == "time" else "a Unix timestamp"
     out = {"type": "tagged-union", "choices": {_TAG: inner}, "discriminator": DatesApart(inner, paired),
-           "custom_error_type": f"{node['type']}_type"}
+           "custom_error_type": f"{node['type']}_written", "custom_error_context": {"expected": WRITTEN[node["type"]]},
+           "custom_error_message": f"Input should be {{expected}}, not a number or digits alone (read as {read})"}
     if "ref" in node:
         out["ref"] = node["ref"]
     return out
@@ -160,24 +166,57 @@ def _holds_class(value: Any, depth: int = 0) -> bool:
 
 def union_rule(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``union`` core schema ``node`` with its members kept apart (see the module docs); ``node`` itself when
-    nothing applies. The :class:`~toolwire._schema_dates.NotDigits` guards of its date members, at any depth
-    (``list[date] | list[str]``), become :func:`dates_apart` nodes; in a union holding a class or a definition too
-    they are only taken off (:func:`~toolwire._schema_dates.unwrapped_choices`: its exact match kept, numbers left
-    to it)."""
+    nothing applies. A member holding a date (its :class:`~toolwire._schema_dates.NotDigits` guard, at any depth:
+    ``list[date] | int``) keeps its guard where no other member takes a value of its shape (:func:`_alone`: text
+    for a date, an array for a list...), so pydantic's own reasons (a bound, a missing time zone, a day out of range)
+    reach the model as a lone date gives them (review 231 #1). Beside a member that may take the same value
+    (``datetime | str``, ``list[date] | list[str]``), where pydantic's exact match must decide, its guards become
+    :func:`dates_apart` nodes (a guarded node at the top kept before its own, for the error's reasons). In a union
+    holding a class or a definition too they are only taken off (:func:`~toolwire._schema_dates.unwrapped_choices`:
+    its exact match kept, numbers left to it)."""
     plain = unwrapped_choices(node, config)
     if plain is node:
         return _bools_apart(node, config)
     if _holds_class({k: v for k, v in node.items() if k != "ref"}):
         return _bools_apart(plain, config)
     choices: list[Any] = []
-    for choice in node["choices"]:  # a date member: its tagged union, then its guard (see DatesApart)
-        if _guarded(choice):
+    given = node["choices"]
+    for index, choice in enumerate(given):
+        if _guards_apart(choice, 0) is choice or _alone(choice, given[:index] + given[index + 1:]):
+            choices.append(choice)  # (no date in it, or one no other member competes for: its guard kept)
+        elif _guarded(choice):  # its guarded node (the reasons a value is refused), then its tagged union
+            choices.append({k: v for k, v in choice.items() if k != "ref"})
             choices.append(dates_apart({**choice["schema"], **({"ref": choice["ref"]} if "ref" in choice else {})},
                                        paired=True))
-            choices.append({k: v for k, v in choice.items() if k != "ref"})
         else:
             choices.append(_guards_apart(choice, 0))
     return _bools_apart({**node, "choices": choices}, config)
+
+
+_SCALARS = frozenset(("int", "float", "bool", "decimal", "number", "none"))  # (take no text but digits, refused)
+_ARRAYS = frozenset(("list", "tuple", "set", "frozenset"))
+_OBJECTS = frozenset(("dict", "typed-dict"))
+_TEXTS = frozenset(("str", "literal", "date", "datetime", "time", "timedelta", "uuid", "url", "multi-host-url",
+                    "bytes"))
+_APART = {"text": _SCALARS | _ARRAYS | _OBJECTS, "array": _SCALARS | _TEXTS | _OBJECTS,
+          "object": _SCALARS | _TEXTS | _ARRAYS}  # the members that take no value of each shape
+
+
+def _outer(node: Any) -> str | None:
+    """:func:`_kind` of ``node`` seen through ``nullable`` and ``default`` nodes too."""
+    depth = 0
+    while isinstance(node, dict) and node.get("type") in ("nullable", "default") and depth < 16:
+        node, depth = node.get("schema"), depth + 1
+    return _kind(node)
+
+
+def _alone(choice: Any, others: list[Any]) -> bool:
+    """Whether no member of ``others`` takes a value of the shape ``choice`` takes (text for a date member, an array
+    for a list, an object for a dict), so that pydantic's exact match cannot choose among them and the date guard in
+    ``choice`` may stay: ``date | int``, ``list[date] | str``. False for a shape or a member not known here."""
+    kind = _outer(choice)
+    shape = "text" if kind in _DATES else "array" if kind in _ARRAYS else "object" if kind in _OBJECTS else None
+    return shape is not None and all(_outer(other) in _APART[shape] for other in others)
 
 
 def _guards_apart(value: Any, depth: int) -> Any:
