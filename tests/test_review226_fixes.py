@@ -104,3 +104,76 @@ def test_pipeline_step_stop_iteration_does_not_hang() -> None:
     pipeline = ScriptedChatModel(["hi"]) | step
     with pytest.raises(RuntimeError, match=r"^StopIteration raised inside a pipeline step"):
         _bounded(pipeline.ainvoke("q"))
+
+
+# -- #2 -------------------------------------------------------------------------------------------------------------
+
+def _errors() -> list[BaseException]:
+    from toolwire._tool_run import WrongToolCallError
+    from toolwire.errors import (
+        ContextOverflowError,
+        MaxStepsExceeded,
+        MissingExtraError,
+        ProviderError,
+        ToolCallParseError,
+        ToolResultError,
+        ToolTimeoutError,
+        ToolwireError,
+        UserError,
+    )
+    from toolwire.evals.bfcl_runner import RunStopped
+
+    return [
+        MaxStepsExceeded("The model still asked for tools after 2 steps.", [AIMessage("m1")], 2, reused_calls={3: 1}),
+        ProviderError("rate limited", provider="openai", status=429, retryable=True, hint="Wait.", api_advice=", x"),
+        ContextOverflowError(5000, 4096, tools_tokens=3000, tool_count=2, trained_context=8192),
+        ToolCallParseError("bad", raw="{oops"),
+        ToolResultError("no bytes", "t", "c1", reason="it holds bytes"),
+        ToolTimeoutError("slow", "t", "c1", artifact={"a": 1}),
+        WrongToolCallError("wrong", "t", called="u"),
+        MissingExtraError("pip install toolwire[local]"),
+        ToolwireError("plain", api_advice=", or raise max_retries"),
+        UserError("do this"),
+        RunStopped("stopped", report=None),  # type: ignore[arg-type]
+    ]
+
+
+def _same(a: BaseException, b: BaseException) -> None:
+    assert type(a) is type(b) and a.args == b.args and str(a) == str(b)
+    assert vars(a) == vars(b)
+
+
+@pytest.mark.parametrize("how", ["pickle", "copy", "deepcopy"])
+def test_errors_with_extra_arguments_pickle_and_copy(how: str) -> None:
+    import copy
+    import pickle
+
+    from toolwire.errors import ToolwireError
+
+    for error in _errors():
+        error.add_note("a note")
+        again = {"pickle": lambda e: pickle.loads(pickle.dumps(e)), "copy": copy.copy,
+                 "deepcopy": copy.deepcopy}[how](error)
+        _same(error, again)
+        assert again.__notes__ == ["a note"]  # type: ignore[attr-defined]
+        if isinstance(error, ToolwireError):
+            assert again.without_api_advice() == error.without_api_advice()
+
+
+def _run_to_the_limit(question: str) -> Any:
+    model = ScriptedChatModel([AIMessage("", tool_calls=[{"name": "add", "args": {"a": i, "b": 1}, "id": f"c{i}"}])
+                               for i in range(5)])
+    return Agent(model, [add], max_steps=2).invoke(question)
+
+
+def test_max_steps_exceeded_comes_back_from_a_worker_process() -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from toolwire.errors import MaxStepsExceeded
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool, \
+            pytest.raises(MaxStepsExceeded) as caught:
+        pool.submit(_run_to_the_limit, "q").result(timeout=60)
+    assert caught.value.steps == 2
+    assert [m.type for m in caught.value.messages] == ["human", "ai", "tool", "ai", "tool"]

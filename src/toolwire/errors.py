@@ -21,7 +21,8 @@ Tree::
 
 An exception that ends an Agent run from a model call or the tool executor (a ProviderError, say) keeps its
 class and also carries the conversation so far, as ``exc.messages``: pass it to ``Agent.invoke`` to resume the
-run without losing the tool calls already made (see :mod:`toolwire.agent`).
+run without losing the tool calls already made (see :mod:`toolwire.agent`). Every error pickles and copies with its
+attributes (:meth:`ToolwireError.__reduce__`), so one raised in a worker process comes back whole.
 
 Warnings (each a ``UserWarning``, to filter with ``warnings.filterwarnings("ignore", category=...)`` or to expect
 in tests): :class:`ToolDefinitionWarning` flags, once when a tool is defined, something that works but that the
@@ -73,10 +74,37 @@ class ToolwireError(Exception):
         super().__init__(*args)
         self.api_advice = api_advice
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """How pickle and ``copy`` rebuild the error: of its class, with its ``args`` and attributes, without calling
+        ``__init__`` (which may need more than the message: ``MaxStepsExceeded(message, messages, steps)``,
+        ``ProviderError(message, provider=...)``), so an error raised in a worker process (``ProcessPoolExecutor``,
+        ``multiprocessing``) comes back whole, ``exc.messages`` and all (review 226 #2).
+
+        Returns:
+            ``(rebuild function, (class, args, attributes))``.
+        """
+        state = dict(self.__dict__)
+        if isinstance(self, ImportError):  # (MissingExtraError: ImportError's own fields are not in __dict__)
+            state.update(name=self.name, path=self.path)
+        return _rebuilt, (type(self), self.args, state)
+
     def without_api_advice(self) -> str:
         """Return ``str(self)`` without its :attr:`api_advice` clause (the text unchanged when there is none)."""
         text = str(self)
         return text.replace(self.api_advice, "", 1) if self.api_advice else text
+
+
+def _rebuilt(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
+    """The error :meth:`ToolwireError.__reduce__` saved: an instance of ``cls`` with ``args`` and the attributes
+    ``state`` (name -> value), its ``__init__`` not called."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    for name, value in state.items():
+        if name in ("name", "path") and isinstance(error, ImportError):
+            setattr(error, name, value)
+        else:
+            error.__dict__[name] = value
+    return error
 
 
 class UserError(ToolwireError):
