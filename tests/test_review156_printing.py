@@ -52,6 +52,8 @@ def test_a_hosted_model_answer_that_ends_with_backslashes_is_kept(monkeypatch: p
     from toolwire._agent_stream import AgentEvent, AgentResult
 
     screen = io.StringIO()
-    monkeypatch.setattr(cli, "out", Console(file=screen, highlight=False, soft_wrap=True))
+    from toolwire import _cli_run
+
+    monkeypatch.setattr(_cli_run, "out", Console(file=screen, highlight=False, soft_wrap=True))  # (moved: review 227)
     cli._print_event(AgentEvent("final", AgentResult([AIMessage("share\\\\")], "share\\\\", 1, "answer"), 1))
     assert screen.getvalue() == "share\\\\\n"

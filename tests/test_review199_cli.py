@@ -197,7 +197,9 @@ def test_json_is_coloured_only_on_a_real_terminal(monkeypatch: pytest.MonkeyPatc
     stream = Stream()
     monkeypatch.setenv("FORCE_COLOR", "1")
     monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.setattr(cli, "out", Console(file=stream, highlight=False, soft_wrap=True))
+    from toolwire import _cli_run
+
+    monkeypatch.setattr(_cli_run, "out", Console(file=stream, highlight=False, soft_wrap=True))  # (review 227)
     monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: ScriptedChatModel(["Olá."]))
     result = CliRunner().invoke(cli.app, ["ask", "hi", "--json"])
     assert result.exit_code == 0, result.output
