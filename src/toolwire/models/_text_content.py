@@ -36,9 +36,16 @@ def _text(value: Any) -> str:
 
 def json_form(value: Any, _depth: int = 0) -> Any:
     """``value`` in its JSON form, as toolwire writes tool results: ``to_jsonable_python`` with a ``str``
-    fallback (a date becomes ``"2025-01-02"``, a set a list, a pydantic model its dict). JSON values come
+    fallback (a date becomes ``"2025-01-02"``, a set a list, a pydantic model its dict), a NaN or infinite
+    float as the string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"``, as the hosted providers are sent it (review 229
+    #5: the pythonic dialect wrote ``None``, the json ones bare ``NaN``, which is no JSON). Other JSON values come
     back equal; a value it cannot convert (bytes that are not UTF-8, a circular list) is converted part
     by part, and what is left becomes its ``str``."""
+    from toolwire._result_json import _finite, _has_non_finite
+
+    if _depth == 0:
+        form = json_form(value, 1)
+        return _finite(form) if _has_non_finite(form) else form
     try:
         return to_jsonable_python(value, fallback=_text)
     except Exception:
