@@ -185,6 +185,15 @@ def _is_block(block: Any) -> bool:
     return False
 
 
+def _is_media_block(value: Any) -> bool:
+    """Whether ``value`` is one well-formed image, audio, file or document block given as a dict (not in a list), as
+    the advice for bytes words it: it is read as the list of that block (review 229 #3: its base64 went as text)."""
+    return type(value) is dict and value.get("type") in _MEDIA_TYPES and _is_block(value)
+
+
+_MEDIA_TYPES = frozenset({"image", "image_url", "audio", "file", "document"})
+
+
 def _is_blocks(value: Any) -> bool:
     # the type first: the truth value of some results is an error (a numpy array's, review 26)
     if not isinstance(value, list):
@@ -206,7 +215,9 @@ def result_to_content(result: Any) -> str | list[Any]:
 
     * ``str`` stays as is (but for a lone surrogate, which becomes U+FFFD: :func:`valid_text`); a list of
       well-formed content blocks (``{"type": "text", "text"}``, image/audio/file/document blocks with their
-      ``base64``/``data``/``url``/``file_id`` payload, ...) stays a list;
+      ``base64``/``data``/``url``/``file_id`` payload, ...) stays a list, and one well-formed image, audio, file or
+      document block given alone as a dict (``{"type": "image", "base64": ..., "mime_type": "image/png"}``) is the
+      list of that block;
     * pydantic models, dataclasses, dicts, lists, tuples, numbers, bools and ``None`` become JSON text
       (UTF-8, ``ensure_ascii=False``, lone surrogates replaced); a NamedTuple becomes an object of its fields
       (in dicts, lists and tuples; inside a pydantic model or dataclass, pydantic writes it as a list); other
@@ -253,6 +264,8 @@ def _content(result: Any) -> str | list[Any]:
             raise ToolResultError(_NOT_UTF8.format(" returned"), reason="it is bytes that are not UTF-8 text") from None
     if _is_blocks(result):
         return valid_blocks(result)
+    if _is_media_block(result):
+        return valid_blocks([result])
     if isinstance(result, BaseModel) and json_form(result) is result:  # (else a dict in it has keys of one text)
         try:
             text = result.model_dump_json()
@@ -478,7 +491,7 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
     Raises:
         ToolResultError: as :func:`result_to_content`.
     """
-    if type(result) not in (dict, list, tuple) or _is_blocks(result):
+    if type(result) not in (dict, list, tuple) or _is_blocks(result) or _is_media_block(result):
         return truncate_content(result_to_content(result), limit)
 
     def encode_as_is(value: Any) -> str:
