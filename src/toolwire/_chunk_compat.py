@@ -204,6 +204,17 @@ class ChunkLangChainAPI:
         return _any_adapter().dump_json(dumped, indent=indent).decode()  # type: ignore[no-any-return]
 
     @property
+    def additional_kwargs(self) -> dict[str, Any]:
+        """LangChain's ``additional_kwargs``, read only: what :meth:`model_dump` writes under that key (the LangChain
+        ``additional_kwargs`` the chunk took, kept in ``response_metadata["additional_kwargs"]``, a ``refusal``,
+        toolwire's provider data), computed when read (review 229 #2).
+
+        Returns:
+            A new dict each time: changing it never changes the chunk.
+        """
+        return chunk_dump(self)["additional_kwargs"]  # type: ignore[no-any-return]
+
+    @property
     def content_blocks(self) -> list[dict[str, Any]]:
         """The content as LangChain v1's standard blocks, as langchain-core's ``AIMessageChunk.content_blocks``
         gives them: a message's blocks (:attr:`toolwire.messages.BaseMessage.content_blocks`) with a ``tool_call``

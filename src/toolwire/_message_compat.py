@@ -149,6 +149,32 @@ class LangChainMessageAPI:
         return _any_adapter().dump_json(dumped, indent=indent).decode()
 
     @property
+    def additional_kwargs(self) -> dict[str, Any]:
+        """LangChain's ``additional_kwargs``, read only: what :meth:`model_dump` writes under that key (review 229 #2).
+
+        An AI message's holds the LangChain ``additional_kwargs`` its constructor took (kept in
+        ``response_metadata["additional_kwargs"]``: ``reply.additional_kwargs.get("reasoning_content")`` works as on
+        LangChain's), a ``refusal``, and toolwire's provider data under ``"toolwire_provider_data"``; a system, human
+        or tool message's is always ``{}``. Computed when read (nothing is stored per message).
+
+        Returns:
+            A new dict each time: changing it never changes the message (use :meth:`model_copy` for that).
+        """
+        from toolwire.messages import AIMessage
+
+        if not isinstance(self, AIMessage):
+            return {}
+        from toolwire._call_records import _copy_containers
+
+        return _ai_fields(self, _copy_containers)[0]
+
+    @property
+    def response_metadata(self) -> dict[str, Any]:
+        """LangChain's ``response_metadata`` of a system, human or tool message: always a new ``{}`` (toolwire keeps
+        none there; an :class:`~toolwire.messages.AIMessage` has its own field, which this does not replace)."""
+        return {}
+
+    @property
     def content_blocks(self) -> list[dict[str, Any]]:
         """The content as LangChain v1's standard content blocks (``BaseMessage.content_blocks``, added in
         langchain-core 1.0), as langchain-core's best-effort reading gives them.
