@@ -111,13 +111,24 @@ def _json_value(value: Any) -> Any:
     return valid_strings(ready)
 
 
+def is_text_block(item: Any) -> bool:
+    """Whether ``item`` is a text content block: a dict of ``"type": "text"`` whose ``"text"`` is a string (other keys,
+    such as ``cache_control``, allowed), or Gemini's and Bedrock Converse's one-key ``{"text": str}``, as
+    langchain-core reads them. Any other dict with a ``"text"`` key (a tool's record ``{"url", "title", "text"}``,
+    a ``"text"`` that is None or a number) is data, not text (review 229 #1)."""
+    if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+        return False
+    return item.get("type") == "text" or ("type" not in item and len(item) == 1)
+
+
 def content_text(content: Content, other: Callable[[Any], str] | None = None, sep: str = "") -> str:
     """Return the text of a message content: the string itself, or its text blocks joined by ``sep``.
 
     Args:
         content: a string or a list of strings and blocks.
-        other: what to write for a block that is not text (an image, a provider block...); None leaves
-            such blocks out. A text block without text is always left out.
+        other: what to write for a block that is not text (:func:`is_text_block`: an image, a provider block, a
+            tool's record that has a ``"text"`` key among others...); None leaves such blocks out, as LangChain's
+            ``.text`` does.
         sep: what goes between the parts: nothing by default, as LangChain's ``.text`` and the providers' own
             readers (OpenAI's ``output_text``, google-genai's ``response.text``) join text blocks, since a block
             may end mid-sentence (Anthropic's text around a citation, a streamed block); a newline where the parts
@@ -129,9 +140,9 @@ def content_text(content: Content, other: Callable[[Any], str] | None = None, se
     for block in content:
         if isinstance(block, str):
             parts.append(block)
-        elif isinstance(block, dict) and block.get("type") in ("text", None) and "text" in block:
-            parts.append(str(block["text"]))
-        elif other is not None and not (isinstance(block, dict) and block.get("type") == "text"):
+        elif is_text_block(block):
+            parts.append(block["text"])
+        elif other is not None:
             parts.append(other(block))
     return sep.join(parts)
 
@@ -477,9 +488,11 @@ class ToolMessage(BaseMessage):
         content: the result: any value, made message content as LangChain's ``ToolMessage`` coerces its
             content (so ``ToolMessage(content=calculate(...), tool_call_id=...)`` works for a tool that returns
             a number), in the form toolwire writes a tool's result (:func:`toolwire.results.result_to_content`).
-            A string stays as it is. A list stays a list: its strings and dicts (content blocks) as they are,
-            each other item as its text, as below (``[1, None]`` gives ``["1", "null"]``; a nested list of
-            content blocks gives its blocks). Anything else becomes text: numbers, ``None``, dicts, tuples,
+            A string stays as it is. A list stays a list: its strings and dicts as they are (a dict that is no
+            content block, such as a record ``{"url": ..., "text": ...}``, is sent whole as its JSON text), each
+            other item as its text, as below (``[1, None]`` gives ``["1", "null"]``; a nested list of content blocks
+            gives its blocks). One image, audio, file or document block given as a dict becomes the list of it.
+            Anything else becomes text: numbers, ``None``, other dicts, tuples,
             pydantic models and dataclasses their JSON text (``56088`` gives ``"56088"``, ``{"a": 1}`` gives
             ``'{"a": 1}'``), NaN and infinite floats the JSON strings ``"NaN"``, ``"Infinity"``,
             ``"-Infinity"``, other objects their JSON form or ``str()``. LangChain writes ``str(value)``

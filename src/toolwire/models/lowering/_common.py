@@ -15,9 +15,18 @@ from typing import Any
 
 from toolwire._call_records import in_reply_order, split_in_order
 from toolwire.errors import UserError
-from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage, content_text
+from toolwire.messages import (
+    AIMessage,
+    BaseMessage,
+    InvalidToolCall,
+    ToolCall,
+    ToolMessage,
+    Usage,
+    content_text,
+    is_text_block,
+)
 from toolwire.models.lowering._calls import CUT_OFF, arguments_json, arguments_object, native_call, sent_call_name
-from toolwire.models.lowering._media import read_media
+from toolwire.models.lowering._media import MediaBlock, read_media
 from toolwire.models.lowering._object_union import COMBINATORS, fold_top_union, merge_object_union, object_branches
 
 __all__ = [
@@ -36,11 +45,13 @@ __all__ = [
     "default_notes",
     "fold_top_union",
     "group_messages",
+    "is_text_block",
     "log",
     "merge_object_union",
     "merge_options",
     "native_call",
     "object_branches",
+    "record_text",
     "sent_text",
     "split_calls",
     "system_text",
@@ -116,7 +127,11 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
 
     Returns:
         Blocks in order: ``{"type": "text", "text", ...}`` (never empty or whitespace-only; a text block's
-        other keys, such as ``cache_control``, kept: the OpenAI and Gemini codecs read only ``text``),
+        other keys, such as ``cache_control``, kept: the OpenAI and Gemini codecs read only ``text``), a dict that
+        is no block (:func:`~toolwire.messages.is_text_block`: no ``"type"``, or a ``"text"`` one whose ``text`` is no
+        string, such as a tool's record ``{"sku": "A1", "text": ""}``; a Gemini part, ``{"inline_data": ...}`` or
+        ``{"file_data": ...}``, is a block) as a text block of its whole JSON (:func:`record_text`: review
+        229 #1, such a record was cut to its ``"text"`` or dropped),
         :class:`ImageBlock` for the image forms toolwire reads (``{"type": "image", "base64"|"data",
         "mime_type"}``, ``{"type": "image", "url"}``, OpenAI ``{"type": "image_url", ...}``, Anthropic
         ``{"type": "image", "source": {"type": "base64" | "url", ...}}`` with no other key),
@@ -133,11 +148,14 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
             continue
         if not isinstance(item, dict):
             continue
-        if item.get("type") in ("text", None) and "text" in item:
-            text = item.get("text")
-            if isinstance(text, str) and text.strip():
+        if is_text_block(item):
+            if item["text"].strip():
                 # other keys (Anthropic's cache_control, citations) kept for the codecs that send them
-                out.append({**item, "type": "text", "text": text})
+                out.append({**item, "type": "text"})
+            continue
+        if (not isinstance(item.get("type"), str) or item["type"] == "text") and not (
+                "type" not in item and item.keys() <= _GEMINI_PART_KEYS):  # a record, no block (review 229 #1)
+            out.append({"type": "text", "text": record_text(item)})
             continue
         found = _image(item)
         if found is None:
@@ -146,9 +164,41 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def record_text(record: Any) -> str:
+    """A dict that is no content block (a tool's record), as its whole JSON text, written as a tool's result is
+    (:func:`~toolwire.results.result_to_content`: NaN as ``"NaN"``, non-text keys as text...); its ``str()`` when
+    it cannot be JSON (a circular value). Never raises, never leaves a key out."""
+    from toolwire.results import result_to_content
+
+    try:
+        text = result_to_content(record)
+        if isinstance(text, str):
+            return text
+    except Exception:  # bytes that are not UTF-8, a circular value: written below as far as it can be
+        pass
+    try:
+        return json.dumps(record, ensure_ascii=False, default=str)
+    except Exception:
+        return str(record)
+
+
+_MEDIA_TYPES = frozenset({"image", "image_url", "input_image", "audio", "input_audio", "video", "file", "input_file",
+                          "document"})
+"""The block types whose base64 payload :func:`block_as_text` writes as a note of its length."""
+
+
+_GEMINI_PART_KEYS = frozenset({"text", "inline_data", "inlineData", "file_data", "fileData"})
+"""The keys of a Gemini part dict (no ``"type"``) that :func:`content_parts` passes on as a block, not as a record."""
+
+
 def block_as_text(block: dict[str, Any]) -> str:
-    """A content block a provider cannot take, as text for the model: the block's JSON with each
-    base64 payload replaced by a note of its length, so no metadata is lost silently."""
+    """A content block a provider cannot take, as text for the model: an image, audio, video, file or document
+    block's JSON with each base64 payload replaced by a note of its length, so no metadata is lost silently; any
+    other dict (a block of a type no provider knows, a tool's record) as its whole JSON (:func:`record_text`), no
+    key cut (review 229 #1)."""
+    if not (block.get("type") in _MEDIA_TYPES or isinstance(block, ImageBlock | MediaBlock)
+            or isinstance(block.get("source"), dict)):
+        return record_text(block)
     shown = {k: (f"<{len(v)} base64 characters not sent>" if k in ("base64", "data") and isinstance(v, str) else v)
              for k, v in block.items()}
     if isinstance(shown.get("source"), dict) and isinstance(shown["source"].get("data"), str):
