@@ -5,7 +5,10 @@ warnings a run gives, one line each. Kept apart from :mod:`toolwire.cli`, whose 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
 from rich.console import Console
@@ -168,3 +171,18 @@ def _warning_line(message: Warning | str, category: type[Warning], filename: str
                    "without running the tool again: for a tool that must run on every call, pass "
                    f"{' '.join('--repeat-calls ' + name for name in message.names)}.")
     err.print(f"[yellow]warning:[/yellow] {escape(terminal_text(str(message)))}")
+
+
+@contextlib.contextmanager
+def each_run_warned() -> Iterator[None]:
+    """Let the Agent's repeated-call warning (:class:`~toolwire.errors.RepeatedCallWarning`, issued once per run and
+    tool) be shown for every run started inside the ``with``, as every question of ``toolwire chat`` is: Python's
+    default filter shows a warning once per line of code and text, and every question starts from the same line, so
+    a repeated call in a later question was answered with the result it already had without a word (review 227 #1).
+
+    Returns:
+        A context manager; the warning filters are as they were when it exits.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", RepeatedCallWarning)
+        yield

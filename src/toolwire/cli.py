@@ -28,7 +28,7 @@ from toolwire._cli_errors import seconds as _seconds
 from toolwire._cli_errors import whole_number
 from toolwire._cli_model import check_dialect as _check_dialect
 from toolwire._cli_model import check_server_url
-from toolwire._cli_run import _LINE, _print_event, _run, _warning_line, err, out  # noqa: F401 (tests)
+from toolwire._cli_run import _LINE, _print_event, _run, _warning_line, each_run_warned, err, out  # noqa: F401 (tests)
 from toolwire._printing import terminal_text
 from toolwire._std_streams import output_to_stderr, tolerant_input, tolerant_output, utf8_line
 from toolwire.cli_help import HelpGroup
@@ -382,7 +382,8 @@ def _chat(agent: Any, max_steps: int) -> None:
                 fail(_error_text(exc))
             while True:
                 try:
-                    result = _run(agent, [*kept, HumanMessage(line)], False)
+                    with each_run_warned():  # (every question's reused calls said: review 227 #1)
+                        result = _run(agent, [*kept, HumanMessage(line)], False)
                     break
                 except ContextOverflowError as exc:  # the oldest exchange makes room, if no tool of this one ran
                     shorter = None if exc.no_question_fits or _tools_ran(exc, kept) else _without_oldest_exchange(kept)
