@@ -3,7 +3,10 @@
 MCP 2025-06-18, Transports > Streamable HTTP > Session Management, item 4: "When a client receives HTTP 404 in
 response to a request containing an ``Mcp-Session-Id``, it MUST start a new session by sending a new
 ``InitializeRequest`` without a session ID attached." A server answers so when it restarted (a redeploy) or dropped
-an idle session; it did not run the request, so the call is sent once more on the new session (review 224 #1).
+an idle session; it did not run that request, so the call whose own request got the 404 is sent once more on the
+new session (review 224 #1). A call whose request the server accepted, and that failed because another request got the
+404 (the server restarted while it ran: its answer was lost), is never sent again, as the tool may have run
+(:class:`Forgotten`, :func:`watch_refusal`; review 232 #1).
 
 The session lives in one task (anyio's scopes must be left by the task that entered them), the client's holder: a
 call that met the 404 asks it (:func:`renew`) to close the forgotten session and open a new one (:func:`serve`). When
@@ -15,20 +18,52 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import contextvars
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from toolwire.errors import UserError
 from toolwire.mcp._sdk_logs import _REPORTING, toolwire_reports
 from toolwire.mcp.common import _describe, _rpc_code, server_gone
 
-__all__ = ["forgot_message", "probe_gone", "renew", "reporter", "serve"]
+__all__ = ["Forgotten", "forgot_message", "lost_message", "probe_gone", "renew", "reporter", "serve",
+           "watch_refusal"]
 
 log = logging.getLogger("toolwire.mcp")
 
 _PROBE_SECONDS = 2.0  # how long a server that sent "Connection closed" has to answer a ping (then: not gone)
+
+_REFUSED: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("toolwire_mcp_refused", default=None)
+"""The session ids the server answered 404 for on the requests the running call sent (:func:`watch_refusal`)."""
+
+
+class Forgotten(list[str]):
+    """The session ids the HTTP server answered 404 for, on any request of one session (the transport's hook appends
+    them). Each is also noted for the call whose request got it: mcp 2.x sends each request in its sender's context,
+    so the hook runs in the context of the call that sent the refused request (:func:`watch_refusal`); a call never
+    counts another request's 404 as its own (review 232 #1)."""
+
+    def append(self, session_id: str) -> None:
+        """Note ``session_id`` for the session and for the call whose request got the 404 (when one watches)."""
+        super().append(session_id)
+        refused = _REFUSED.get()
+        if refused is not None:
+            refused.append(session_id)
+
+
+@contextlib.contextmanager
+def watch_refusal() -> Iterator[list[str]]:
+    """Within the block, the session ids a server answered 404 for on requests sent from it (this call's own) are
+    appended to the list it yields; a 404 on another call's request is not. Raises nothing of its own."""
+    refused: list[str] = []
+    token = _REFUSED.set(refused)
+    try:
+        yield refused
+    finally:
+        _REFUSED.reset(token)
+
 
 def reporter(ready: asyncio.Future[None] | concurrent.futures.Future[None]) -> Callable[[BaseException | None], None]:
     """``report(None)`` resolves ``ready``, ``report(error)`` fails it; only the first report counts."""
@@ -154,6 +189,14 @@ def forgot_message(label: str, error: UserError) -> str:
     """The message of a call whose session its server forgot (HTTP 404) when no new session could be opened."""
     return (f"the MCP server {label!r} no longer knew the session (HTTP 404: it restarted, or dropped the session), "
             f"so the tool did not run, and a new session could not be opened, so the session is closed: {error}")
+
+
+def lost_message(label: str, detail: str) -> str:
+    """The message of a call whose request the server accepted but whose answer was lost when the server forgot the
+    session (HTTP 404 for another request on it) while the call ran: the tool may have run, so it is not sent again."""
+    return (f"the MCP server {label!r} forgot the session while the call ran (HTTP 404 for another request: it "
+            f"restarted, or dropped the session), so the call's answer was lost and the tool may have run; it was not "
+            f"sent again, so check whether it took effect before calling it again ({detail}).")
 
 
 async def probe_gone(session: Any, exc: Exception) -> bool:

@@ -45,7 +45,7 @@ from toolwire._tool_run import bad_timeout
 from toolwire._warn_site import remember_call_site
 from toolwire.errors import ToolExecutionError, UserError
 from toolwire.mcp._listing import build_tools, callback_problem, list_all_tools, prefix_problem
-from toolwire.mcp._renewal import forgot_message, probe_gone, renew, serve
+from toolwire.mcp._renewal import Forgotten, forgot_message, lost_message, probe_gone, renew, serve, watch_refusal
 from toolwire.mcp._renewal import reporter as _reporter
 from toolwire.mcp._results import _wire
 from toolwire.mcp._sdk_logs import toolwire_reports
@@ -200,7 +200,7 @@ class MCPClient(Sequence[Tool]):
         def left() -> float:
             return max(self._deadline - time.monotonic(), 0.0)
 
-        self._statuses, forgotten = [], []
+        self._statuses, forgotten = [], Forgotten()
         self._lost = False  # a new session: whether the last one lost its server no longer matters
         read, write = await _open_transport(self.server, stack, self._statuses, forgotten)
         info = mcp.types.Implementation(name="toolwire", version=__version__)
@@ -552,21 +552,28 @@ class MCPClient(Sequence[Tool]):
             raise ToolExecutionError(str(exc), name) from None
 
     async def _call(self, name: str, arguments: dict[str, Any], again: bool = True) -> tuple[Any, dict[str, Any]]:
-        """Send the call; when the HTTP server forgot the session (404 for its id: it did not run the call), open a new
-        session and send it once more (``again``; review 224 #1)."""
+        """Send the call; when the HTTP server answered this call's own request 404 for the session id (it forgot the
+        session, so it did not run the call), open a new session and send it once more (``again``; review 224 #1). A
+        call that failed because another request got the 404 while it ran is never sent again: the server accepted
+        it, so the tool may have run, and its error says so (review 232 #1)."""
         session, forgotten = self._session, self._forgotten
         if session is None:
             raise ToolExecutionError(f"the MCP session of {self.server.label!r} is closed.", name)
         try:
-            with toolwire_reports():  # (mcp 2.x handles a request in its sender's context: review 199 #1)
+            # (mcp 2.x handles a request in its sender's context: review 199 #1; so the 404 is seen as this call's)
+            with toolwire_reports(), watch_refusal() as refused:
                 result = await session.call_tool(name, arguments)
         except Exception as exc:
-            if forgotten and again:
+            if refused and again:
                 try:
                     await renew(self, session)
                 except UserError as error:
                     raise ToolExecutionError(forgot_message(self.server.label, error), name) from exc
                 return await self._call(name, arguments, again=False)
+            if forgotten and not refused:  # (the server forgot the session while it ran this call)
+                with contextlib.suppress(UserError):  # (a new session for the next calls; failing, it is closed)
+                    await renew(self, session)
+                raise ToolExecutionError(lost_message(self.server.label, _describe(exc)), name) from exc
             gone = await probe_gone(session, exc)
             answered = schema_refusal(exc) is not None  # (its result broke the tool's output schema: review 149 #2)
             self._lost = not answered and (self._lost or gone)
