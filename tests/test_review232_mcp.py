@@ -17,6 +17,7 @@ pytest.importorskip("mcp")
 from test_review224_fixes import _FakeHttpMcp
 from toolwire.mcp import load_tools
 from toolwire.mcp._renewal import Forgotten, watch_refusal
+from toolwire.mcp._stdio_errors import LineCheck, _answer
 
 
 @pytest.fixture
@@ -98,3 +99,42 @@ def test_a_404_counts_only_for_the_call_whose_request_got_it() -> None:
     mine, other = asyncio.run(main())
     assert (mine, other, list(forgotten)) == (["s1"], [], ["s1", "s2"])
 
+
+def _deep_line() -> str:
+    deep = "[" * 100_000 + "]" * 100_000
+    return '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"arguments": {"a": ' + deep + "}}}\n"
+
+
+def test_a_line_nested_too_deeply_to_read_gets_a_parse_error_answer() -> None:
+    answer = _answer(_deep_line())
+    assert answer is not None
+    error = getattr(answer.message, "root", answer.message)
+    assert (error.id, error.error.code) == (None, -32700)
+    assert "nests too deeply" in error.error.message
+
+
+def test_the_line_check_goes_on_after_a_deeply_nested_line() -> None:
+    ping = '{"jsonrpc": "2.0", "id": 9, "method": "ping"}\n'
+
+    class Stdin:
+        def __aiter__(self) -> Any:
+            return self._lines()
+
+        async def _lines(self) -> Any:
+            for line in (_deep_line(), ping):
+                yield line
+
+    class Write:
+        def __init__(self) -> None:
+            self.sent: list[Any] = []
+
+        async def send(self, message: Any) -> None:
+            self.sent.append(message)
+
+    async def main() -> tuple[list[str], list[Any]]:
+        check = LineCheck(Stdin())
+        check.write = Write()
+        return [line async for line in check], check.write.sent
+
+    passed, sent = asyncio.run(main())
+    assert passed == [ping] and len(sent) == 1

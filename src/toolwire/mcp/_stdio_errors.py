@@ -21,14 +21,18 @@ log = logging.getLogger("toolwire.mcp")
 
 def _answer(line: str) -> Any:
     """The SDK ``SessionMessage`` of the JSON-RPC error that answers ``line``, or None for a line left to the SDK (a
-    message object, a blank line; or any line when the SDK cannot make an error with a null id, as mcp 1.x may not)."""
+    message object, a blank line; or any line when the SDK cannot make an error with a null id, as mcp 1.x may not).
+    A line that cannot be read at all, one nested deeper than Python's recursion limit included, gets the -32700
+    answer; raises nothing of its own (review 232 #3)."""
     text = line.strip()
     if not text:
         return None
     try:
         value = json.loads(text)
-    except ValueError:
-        code, message = -32700, "Parse error: the line is not JSON; send one JSON-RPC message per line"
+    except RecursionError:  # (nested deeper than Python can read: it must not end the server, review 232 #3)
+        value, code, message = None, -32700, "Parse error: the line nests too deeply to be read; send less nested JSON"
+    except Exception:  # (ValueError, or any other failure to read it: answered, never ending the server)
+        value, code, message = None, -32700, "Parse error: the line is not JSON; send one JSON-RPC message per line"
     else:
         if isinstance(value, dict):
             return None
@@ -47,7 +51,8 @@ def _answer(line: str) -> Any:
     except Exception as exc:  # (an SDK whose JSONRPCError needs an id: the line is skipped, as before)
         log.debug("cannot answer a line that is no JSON-RPC message: %s", exc)
         return None
-    what = "not JSON" if code == -32700 else "a batch" if isinstance(value, list) else "not a JSON-RPC message"
+    what = ("too deeply nested" if "nests" in message else "not JSON" if code == -32700 else
+            "a batch" if isinstance(value, list) else "not a JSON-RPC message")
     log.warning("The MCP client sent a line that is %s; it was answered with error %d (%r).", what, code, text[:80])
     return answer
 
@@ -70,7 +75,11 @@ class LineCheck:
 
     async def _lines(self) -> AsyncIterator[str]:
         async for line in self._stdin:
-            answer = _answer(line) if self.write is not None else None
+            try:
+                answer = _answer(line) if self.write is not None else None
+            except Exception as exc:  # (whatever fails here, the line is left to the SDK: the server goes on)
+                log.debug("cannot check a line from the MCP client: %s", exc)
+                answer = None
             if answer is None:
                 yield line
                 continue
