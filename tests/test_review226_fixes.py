@@ -177,3 +177,64 @@ def test_max_steps_exceeded_comes_back_from_a_worker_process() -> None:
         pool.submit(_run_to_the_limit, "q").result(timeout=60)
     assert caught.value.steps == 2
     assert [m.type for m in caught.value.messages] == ["human", "ai", "tool", "ai", "tool"]
+
+
+# -- #3 -------------------------------------------------------------------------------------------------------------
+
+def _timed_out(messages: list[Any]) -> AIMessage:
+    raise TimeoutError("read timed out")  # what socket.timeout is: asyncio rebuilt it from a worker's future
+
+
+def _frames(error: BaseException) -> list[str]:
+    import traceback
+
+    return [frame.name for frame in traceback.extract_tb(error.__traceback__)]
+
+
+@pytest.mark.parametrize("driver", ["batch", "abatch", "ainvoke", "invoke"])
+def test_batch_keeps_a_timeout_errors_messages_and_traceback(driver: str) -> None:
+    agent = Agent(ScriptedChatModel([_call_reply(), _timed_out]), [add])
+    with pytest.raises(TimeoutError, match="read timed out") as caught:
+        _DRIVERS[driver](agent)
+    assert [m.type for m in caught.value.messages] == ["human", "ai", "tool"]  # type: ignore[attr-defined]
+    assert "_timed_out" in _frames(caught.value)
+
+
+def test_batch_with_return_exceptions_gives_the_timeout_error_raised() -> None:
+    agent = Agent(ScriptedChatModel([_call_reply(), _timed_out]), [add])
+    [error] = agent.batch(["q"], return_exceptions=True)
+    assert isinstance(error, TimeoutError) and len(error.messages) == 3
+    assert "_timed_out" in _frames(error)
+
+
+@tool
+def fetch(url: str) -> str:
+    """Fetch a URL."""
+    raise TimeoutError("timed out")
+
+
+@pytest.mark.parametrize("timeout", [None, 5.0])
+def test_a_sync_tools_timeout_error_keeps_its_own_traceback(timeout: float | None) -> None:
+    from toolwire import ToolExecutor
+
+    executor = ToolExecutor([fetch], handle_errors=False, timeout=timeout)
+    with pytest.raises(TimeoutError, match="^timed out$") as caught:
+        executor.call([{"name": "fetch", "args": {"url": "u"}, "id": "c1"}])
+    assert "fetch" in _frames(caught.value)
+    with pytest.raises(TimeoutError) as caught:
+        _bounded(fetch.ainvoke({"url": "u"}))
+    assert "fetch" in _frames(caught.value)
+
+
+def test_a_sync_tools_futures_cancelled_error_is_not_a_cancellation() -> None:
+    import concurrent.futures
+
+    from toolwire import ToolExecutor
+
+    @tool
+    def waits(x: int) -> int:
+        """Wait for a cancelled future."""
+        raise concurrent.futures.CancelledError("the job was cancelled")
+
+    [message] = ToolExecutor([waits]).call([{"name": "waits", "args": {"x": 1}, "id": "c1"}])
+    assert message.status == "error" and "CancelledError" in message.text

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from toolwire._carried import carrying, uncarried
 from toolwire._concurrency import run_coroutine_sync, thread_pool
 from toolwire._grace import wait_through
 from toolwire._printing import type_label
@@ -114,9 +115,9 @@ class Batching:
         def ask(index: int) -> Awaitable[Any]:
             if index in refused:
                 return _raise(refused[index])
-            call = functools.partial(_unless_stopped, stop, invoke, items[index], options)  # in a copy of the
-            return asyncio.get_running_loop().run_in_executor(  # caller's context, as a sync tool
-                thread_pool(), contextvars.copy_context().run, call)
+            call = carrying(functools.partial(_unless_stopped, stop, invoke, items[index], options))  # in a copy of
+            return uncarried(asyncio.get_running_loop().run_in_executor(  # the caller's context, as a sync tool; a
+                thread_pool(), contextvars.copy_context().run, call))  # TimeoutError as raised (review 226 #3)
 
         try:
             with remember_call_site():  # (its threads' warnings point at this batch line: toolwire._warn_site)

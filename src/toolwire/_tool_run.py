@@ -30,6 +30,7 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from toolwire._carried import carrying, uncarried
 from toolwire._concurrency import abandon, start_thread, thread_pool
 from toolwire._grace import given_up, wait_through
 from toolwire.errors import ToolExecutionError, ToolTimeoutError, UserError
@@ -273,9 +274,9 @@ async def untimed_thread(call: Callable[..., Any], kwargs: dict[str, Any], name:
         Exception: the tool's own.
     """
     stop = threading.Event()
-    thread = thread_pool().submit(_in_context(functools.partial(call, stop=stop)), kwargs)
-    try:
-        return await (settled(thread, name) if settle else asyncio.wrap_future(thread))
+    thread = thread_pool().submit(_in_context(carrying(functools.partial(call, stop=stop))), kwargs)
+    try:  # (a TimeoutError the tool raises, passed on as it is: review 226 #3)
+        return await uncarried(settled(thread, name) if settle else asyncio.wrap_future(thread))
     except BaseException:
         stop.set()  # given up, or it failed (then its thread is done and this changes nothing)
         raise
@@ -463,15 +464,15 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
         task = loop.create_task(guarded(tool, kwargs))
     else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
         call = finished_at(functools.partial(tool._call, stop=stop), loop.time)
-        thread = start_thread(_in_context(call), kwargs, tool.name, timeout)
+        thread = start_thread(_in_context(carrying(call)), kwargs, tool.name, timeout)  # (see untimed_thread)
         task = asyncio.wrap_future(thread)
     state = "gone"  # the caller was cancelled, or the tool raised
     try:
-        state, result = await unwrapped(wait_timed(task, timeout, tool.name, tool.is_async))
+        state, result = await uncarried(unwrapped(wait_timed(task, timeout, tool.name, tool.is_async)))
     except asyncio.CancelledError:
         if not settle or tool.is_async:
             raise
-        state, result = "done", await settled(thread, tool.name, deadline - loop.time())  # (checked below too)
+        state, result = "done", await uncarried(settled(thread, tool.name, deadline - loop.time()))  # (below too)
     finally:
         if state != "done":
             stop.set()

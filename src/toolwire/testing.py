@@ -15,6 +15,7 @@ import threading
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
+from toolwire._carried import carrying, uncarried
 from toolwire._concurrency import thread_pool
 from toolwire._model_stops import stops_escaped
 from toolwire.errors import UserError
@@ -206,8 +207,8 @@ class ScriptedChatModel(BaseChatModel):
         reply = self._take(request)
         if callable(reply) and not isinstance(reply, AIMessage):
             loop = asyncio.get_running_loop()
-            message = await loop.run_in_executor(thread_pool(), contextvars.copy_context().run, self._made, reply,
-                                                 request)
+            message = await uncarried(loop.run_in_executor(thread_pool(), contextvars.copy_context().run,
+                                                           carrying(self._made), reply, request))
         else:
             message = self._made(reply, request)
         for chunk in message_to_chunks(message, pieces=self.stream_pieces):

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Any, Self
 
 from toolwire._batch import Batching
+from toolwire._carried import carrying, uncarried
 from toolwire._concurrency import thread_pool
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._model_stops import stops_escaped
@@ -109,8 +110,8 @@ async def _arun(step: Any, value: Any, options: dict[str, Any]) -> Any:
         return await step(value, **options)
     call = getattr(step, "invoke", None) or step
     loop = asyncio.get_running_loop()
-    step_call = stops_escaped(lambda: call(value, **options), "a pipeline step")  # (asyncio cannot carry a
-    result = await loop.run_in_executor(thread_pool(), contextvars.copy_context().run, step_call)  # StopIteration)
+    step_call = carrying(stops_escaped(lambda: call(value, **options), "a pipeline step"))  # (asyncio cannot carry
+    result = await uncarried(loop.run_in_executor(thread_pool(), contextvars.copy_context().run, step_call))  # them)
     return await result if inspect.isawaitable(result) else result
 
 

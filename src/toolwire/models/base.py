@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from toolwire._batch import Batching
 from toolwire._call_records import _copy_containers
+from toolwire._carried import carrying, uncarried
 from toolwire._concurrency import iterate_in_thread, thread_pool
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._model_stops import stops_escaped
@@ -483,12 +484,11 @@ class BaseChatModel(RunnableMethods, Batching):
                             tool_names=request.tool_parameters)
 
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
-        """Async reply; the default runs :meth:`_generate` in a worker thread, in a copy of the caller's context
-        (its context variables: a request id, a tracing span), as ``asyncio.to_thread`` does; a ``StopIteration`` it
-        raises, which asyncio cannot carry (the caller waited forever), becomes a ``RuntimeError`` (review 226 #1)."""
+        """Async reply; the default runs :meth:`_generate` in a worker thread, in a copy of the caller's context (a
+        request id, a tracing span), as ``asyncio.to_thread`` does; its ``StopIteration`` as a ``RuntimeError``."""
         loop = asyncio.get_running_loop()
-        generate = stops_escaped(self._generate)
-        return await loop.run_in_executor(thread_pool(), contextvars.copy_context().run, generate, request)
+        generate = carrying(stops_escaped(self._generate))  # (review 226 #1, #3: asyncio cannot carry them)
+        return await uncarried(loop.run_in_executor(thread_pool(), contextvars.copy_context().run, generate, request))
 
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
         """Streamed reply; the default yields the whole :meth:`_generate` reply as chunks."""
