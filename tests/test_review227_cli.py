@@ -33,3 +33,31 @@ def test_chat_warns_about_reused_calls_for_every_question(monkeypatch: pytest.Mo
                                     input="first\nsecond\nexit\n")
     assert result.exit_code == 0, result.output
     assert len([w for w in caught if issubclass(w.category, RepeatedCallWarning)]) == 2
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
+@pytest.mark.parametrize("args", [["models", "list"], ["ask", "--help"]])
+def test_output_that_cannot_be_written_ends_in_one_line(args: list[str], tmp_path: Path) -> None:
+    """(#2) a full disk ended every command with a 40-line traceback."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "TOOLWIRE_HOME": str(tmp_path), "HF_HUB_OFFLINE": "1"}
+    env.pop("TOOLWIRE_MODEL_PATH", None)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-c", "from toolwire.cli import main; main()", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr == ("error: cannot write the output (No space left on device): free some space, or write it "
+                           "elsewhere.\n")
+
+
+def test_a_full_disk_is_an_output_failure_and_a_closed_pipe_is_not() -> None:
+    import errno
+
+    from toolwire._std_streams import output_failed
+
+    assert output_failed(OSError(errno.ENOSPC, "No space left on device"))
+    assert not output_failed(BrokenPipeError(errno.EPIPE, "Broken pipe"))
+    assert not output_failed(ValueError("x"))

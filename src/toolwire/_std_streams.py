@@ -7,12 +7,13 @@ apart from the others whatever the locale.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import sys
 from collections.abc import Iterator
 
-__all__ = ["output_to_stderr", "tolerant_input", "tolerant_output", "utf8_line"]
+__all__ = ["output_failed", "output_to_stderr", "tolerant_input", "tolerant_output", "unwritable_output", "utf8_line"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -93,3 +94,63 @@ def utf8_line(line: str) -> str | None:
         return line.encode(getattr(sys.stdin, "encoding", None) or "utf-8", "surrogateescape").decode("utf-8")
     except (UnicodeError, LookupError):  # (a surrogate surrogateescape does not make, an unknown encoding)
         return None
+
+
+_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+"""The errors of a disk (or quota, or file size limit) that takes no more."""
+
+
+def output_failed(exc: BaseException) -> bool:
+    """Whether ``exc`` says that what the command writes cannot be written: an ``OSError`` of a full disk, or one
+    raised while standard output or error no longer takes what is written to it (a closed pipe aside, which click
+    ends quietly; review 227 #2).
+
+    Args:
+        exc: the error a command ended with.
+
+    Returns:
+        True when the command's output cannot be written.
+    """
+    if not isinstance(exc, OSError) or exc.errno == errno.EPIPE:
+        return False
+    if exc.errno in _FULL:
+        return True
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except OSError:
+            return True
+        except (AttributeError, ValueError):  # (no such stream, or a closed one)
+            continue
+    return False
+
+
+def unwritable_output(exc: OSError) -> str:
+    """Say, in one line on standard error when it takes it, that the output cannot be written, and send what is left
+    of it nowhere, so that the process ends without a traceback nor a second error as it flushes its streams at exit
+    (review 227 #2: a full disk ended every command with a 40-line traceback).
+
+    Args:
+        exc: the error writing gave (:func:`output_failed` is true of it).
+
+    Returns:
+        The sentence said, without its ``error: `` lead (also when standard error did not take it).
+    """
+    why = exc.strerror or str(exc) or type(exc).__name__
+    advice = "free some space, or write it elsewhere" if exc.errno in _FULL else "write it elsewhere"
+    text = f"cannot write the output ({why}): {advice}."
+    _nowhere(1)
+    try:
+        sys.stderr.write(f"error: {text}\n")
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):  # standard error is full, closed or gone too
+        _nowhere(2)
+    return text
+
+
+def _nowhere(fd: int) -> None:
+    """Point file descriptor ``fd`` (1 or 2) at the null device, so what is still buffered for it is dropped."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)

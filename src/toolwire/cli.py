@@ -30,7 +30,14 @@ from toolwire._cli_model import check_dialect as _check_dialect
 from toolwire._cli_model import check_server_url
 from toolwire._cli_run import _LINE, _print_event, _run, _warning_line, each_run_warned, err, out  # noqa: F401 (tests)
 from toolwire._printing import terminal_text
-from toolwire._std_streams import output_to_stderr, tolerant_input, tolerant_output, utf8_line
+from toolwire._std_streams import (
+    output_failed,
+    output_to_stderr,
+    tolerant_input,
+    tolerant_output,
+    unwritable_output,
+    utf8_line,
+)
 from toolwire.cli_help import HelpGroup
 from toolwire.cli_text import interrupted_turn
 from toolwire.cli_text import max_steps_text as _max_steps_text
@@ -437,9 +444,18 @@ def main() -> None:
     tolerant_output()
     warnings.showwarning = _warning_line
     try:
-        app()
+        try:
+            app()
+        finally:  # what is still buffered: a full disk is said now, not as the process exits
+            if sys.stdout is not None:
+                sys.stdout.flush()
     except UserError as exc:  # commands catch their own (`toolwire eval` lets its model's errors come here)
         err.print(f"[red]error:[/red] {escape(terminal_text(_error_text(exc)))}")
+        sys.exit(1)
+    except OSError as exc:  # output that cannot be written (a full disk): one line, no traceback (review 227 #2)
+        if not output_failed(exc):
+            raise
+        unwritable_output(exc)
         sys.exit(1)
 
 

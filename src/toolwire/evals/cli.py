@@ -39,6 +39,7 @@ from rich.table import Table
 
 from toolwire._cli_errors import share, whole_number
 from toolwire._printing import terminal_text
+from toolwire._std_streams import output_failed, unwritable_output
 from toolwire.errors import ToolwireError, UserError
 from toolwire.evals._report_lock import report_lock
 from toolwire.evals.bfcl import CATEGORIES, parse_categories
@@ -467,6 +468,9 @@ def bfcl(
         typer.echo(terminal_text(f"error: {_said(exc)}"), err=True)
         raise typer.Exit(1) from None
     except Exception as exc:  # one clear line, never a traceback
+        if isinstance(exc, OSError) and output_failed(exc):  # (a full disk: as every command says it, review 227 #2)
+            unwritable_output(exc)
+            raise typer.Exit(1) from None
         typer.echo(terminal_text(f"error: {_said(exc)}"), err=True)
         raise typer.Exit(1) from None
     finally:
