@@ -60,3 +60,25 @@ def test_a_huge_bound_value_is_not_printed_whole() -> None:
     text = _call(finder, {"product": "x"})
     assert text == "Error: tool 'find' raised LookupError: no product 'x'"
     assert _CountedList.built == 0  # (the whole catalog's repr took seconds before: review 230 #3)
+
+
+def _sync(command: str, token: str) -> str:
+    """Sync an app.
+
+    Args:
+        command: what to run.
+    """
+    raise RuntimeError(f"error: authentication failed (token {token}) for app\n")
+
+
+def test_a_message_ending_in_a_newline_is_hidden_too() -> None:
+    sync = tool(functools.partial(_sync, token="sk-live-ABCDEF123456"), name="sync")
+    text = _call(sync, {"command": "go"})
+    assert "sk-live" not in text and "(token <hidden>) for app" in text  # (review 232 #3)
+
+
+def test_a_long_value_shown_cut_short_is_hidden() -> None:
+    token = "eyJhbGciOiJIUzI1NiJ9." + "A1b2C3d4E5" * 12
+    shown = f"Invalid arguments for tool 'fetch': 'limit': not an integer (got '{token[:78]}...)."
+    assert hide_values(shown, {"token": token}) == \
+        "Invalid arguments for tool 'fetch': 'limit': not an integer (got <hidden>...)."  # (review 232 #4)

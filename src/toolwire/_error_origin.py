@@ -116,11 +116,11 @@ def hide_unsent_values(text: str, exc: BaseException) -> str:
     """``text`` (the error text the model gets for a call that failed with ``exc``) with the values that the tools
     whose code ``exc`` came through were given, and that the model was not sent, written as ``<hidden>``
     (:func:`toolwire._tool_args.hide_values`: a text value wherever quoted as its ``repr``, as itself when 8 or more
-    characters long, and as a whole word when 4 to 7 long), only inside the exceptions' own messages the text
-    quotes, never in toolwire's words around them (the tool's name): a ``from_langchain_tool(...,
-    injected={...})`` value (an ``InjectedState`` snapshot too), the values a tool's ``functools.partial`` binds.
-    Those tools are found on ``exc``'s traceback (the frames that ran their functions), read only when a call
-    failed; an error without that traceback is left as it is. Never raises an exception.
+    characters long, and as a whole word when 4 to 7 long), never in a tool's name as the text quotes it
+    (``tool 'count_orders'``): a ``from_langchain_tool(..., injected={...})`` value (an ``InjectedState`` snapshot
+    too), the values a tool's ``functools.partial`` binds. Those tools are found on ``exc``'s traceback (the frames
+    that ran their functions), read only when a call failed; an error without that traceback is left as it is.
+    Never raises an exception.
 
     Returns:
         The text, with those values hidden.
@@ -135,37 +135,22 @@ def hide_unsent_values(text: str, exc: BaseException) -> str:
             tb = tb.tb_next
         if not found:
             return text
+        import re
+
         from toolwire._tool_args import hide_values
 
-        # only inside the messages of the exceptions the text quotes, never in toolwire's own words around them
-        # (the tool's name, "Error: tool ... raised"): review 230 #1
-        for message in sorted(_messages(exc), key=len, reverse=True):
-            if message in text:
-                hidden = message
-                for values in found:
-                    hidden = hide_values(hidden, values)
-                text = text.replace(message, hidden)
+        # everywhere but in the tools' names the text quotes (review 230 #1), set aside meanwhile, so that a
+        # message quoted stripped or cut short is covered too (review 232 #3)
+        kept = sorted(set(re.findall(r"\btool '[^'\s]{1,120}'", text)), key=len, reverse=True)
+        for n, part in enumerate(kept):
+            text = text.replace(part, f"\x00{n}\x00")
+        for values in found:
+            text = hide_values(text, values)
+        for n, part in enumerate(kept):
+            text = text.replace(f"\x00{n}\x00", part)
     except Exception:  # (the text as it is rather than no answer for the call)
         return text
     return text
-
-
-def _messages(exc: BaseException) -> set[str]:
-    """The message texts of ``exc``, of the errors inside it (an exception group's, a ``ToolResultError``'s
-    reason) and of its cause and context chain, as :func:`error_wording` may quote them."""
-    found: set[str] = set()
-    todo, seen = [exc], set()
-    while todo and len(seen) < 50:
-        error = todo.pop()
-        if id(error) in seen:
-            continue
-        seen.add(id(error))
-        for text in (_str(error), getattr(error, "reason", None)):
-            if isinstance(text, str) and text:
-                found.add(text)
-        todo.extend(e for e in (*getattr(error, "exceptions", ()), error.__cause__, error.__context__)
-                    if isinstance(e, BaseException))
-    return found
 
 
 def error_wording(exc: BaseException, tool_name: str, hide_details: bool) -> str:
