@@ -61,3 +61,13 @@ def test_a_full_disk_is_an_output_failure_and_a_closed_pipe_is_not() -> None:
     assert output_failed(OSError(errno.ENOSPC, "No space left on device"))
     assert not output_failed(BrokenPipeError(errno.EPIPE, "Broken pipe"))
     assert not output_failed(ValueError("x"))
+
+
+def test_an_empty_reply_is_said_on_stderr_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(#9) "(the model gave no answer: stop reason answer)" went to stdout, as if it were the answer."""
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: ScriptedChatModel([""]))
+    result = CliRunner().invoke(cli.app, ["ask", "hi"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "? hi\n"
+    assert "(the model gave no answer: its reply was empty; ask again, or in other words)" in result.stderr
+    assert "stop reason" not in result.output

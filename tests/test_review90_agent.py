@@ -32,13 +32,13 @@ def test_the_cli_says_when_there_was_no_answer() -> None:
     from toolwire.messages import AIMessage
 
     printed: list[str] = []
-    original = cli.out.print
-    cli.out.print = lambda text, *a, **k: printed.append(str(text))  # type: ignore[method-assign]
+    original = cli.err.print  # (on stderr, in words: review 227 #9)
+    cli.err.print = lambda text, *a, **k: printed.append(str(text))  # type: ignore[method-assign]
     try:
         _print_event(AgentEvent("final", AgentResult([AIMessage("")], "", 1, "answer"), 1))
     finally:
-        cli.out.print = original  # type: ignore[method-assign]
-    assert printed == ["[yellow](the model gave no answer: stop reason answer)[/yellow]"]
+        cli.err.print = original  # type: ignore[method-assign]
+    assert printed == ["[yellow](the model gave no answer: its reply was empty; ask again, or in other words)[/yellow]"]
 
 
 def test_the_last_answer_after_max_steps_is_checked_too(caplog: pytest.LogCaptureFixture) -> None:

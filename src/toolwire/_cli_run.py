@@ -50,10 +50,23 @@ def _print_event(event: Any) -> None:
         if event.data.output.strip():
             out.print(terminal_text(event.data.output), style="bold", markup=False)
             _say_cut(event.data)
-        elif event.data.stop_reason == "return_direct":  # the tool's own result was the answer, and it was empty
-            out.print("[yellow](the tool that gives the answer returned nothing)[/yellow]")
-        else:  # (review 90: a blank line, and the user could not tell there was no answer)
-            out.print(f"[yellow](the model gave no answer: stop reason {event.data.stop_reason})[/yellow]")
+        else:  # (review 90: a blank line; review 227 #9: on stdout, "stop reason answer")
+            err.print(f"[yellow]({_no_answer(event.data)})[/yellow]")
+
+
+def _no_answer(result: Any) -> str:
+    """What the commands say on stderr, not as the answer, when a run (``result``, an AgentResult) ended with no
+    text: why, in the user's words, not the ``stop_reason`` value."""
+    reason = result.stop_reason
+    if reason == "return_direct":
+        return "the tool that gives the answer returned nothing"
+    if reason == "length":
+        return f"the model gave no answer: {_cut_reason(result.messages)}"
+    if reason == "refusal":
+        return refusal_text(result.messages)
+    if reason == "max_steps":
+        return "the model gave no answer within the most model calls allowed: raise --max-steps"
+    return "the model gave no answer: its reply was empty; ask again, or in other words"
 
 
 def _say_cut(result: Any) -> None:
