@@ -71,3 +71,26 @@ def test_an_empty_reply_is_said_on_stderr_in_words(monkeypatch: pytest.MonkeyPat
     assert result.stdout == "? hi\n"
     assert "(the model gave no answer: its reply was empty; ask again, or in other words)" in result.stderr
     assert "stop reason" not in result.output
+
+
+def _help_texts(command: object, path: str) -> list[tuple[str, str]]:
+    texts = [getattr(command, "help", None) or "", getattr(command, "short_help", None) or "",
+             getattr(command, "epilog", None) or ""]
+    texts += [getattr(param, "help", None) or "" for param in getattr(command, "params", [])]
+    found = [(path, text) for text in texts]
+    for name, sub in (getattr(command, "commands", None) or {}).items():
+        found += _help_texts(sub, f"{path} {name}")
+    return found
+
+
+def test_no_help_text_names_an_internal_review() -> None:
+    """(#10a) ``toolwire models list --help`` ended with "(review 199 #10)"."""
+    import re
+
+    import typer
+
+    texts = _help_texts(typer.main.get_command(cli.app), "toolwire")
+    assert len(texts) > 50
+    assert [(path, text) for path, text in texts if re.search(r"\breview\s+\d", text, re.IGNORECASE)] == []
+    listed = CliRunner().invoke(cli.app, ["models", "--help"], env={"COLUMNS": "200"})
+    assert listed.exit_code == 0 and "review" not in listed.output

@@ -106,7 +106,8 @@ def pull(
 def list_models() -> None:
     """List the known models: name, size (MB), license, and whether the file is present ("yes": verified; "unverified":
     its size is right, its sha256 is checked at its next use; "damaged"; "no"), in the models folder or, marked
-    "(TOOLWIRE_MODEL_PATH)", where that variable points, as ask, chat and models path find it (review 199 #10)."""
+    "(TOOLWIRE_MODEL_PATH)", where that variable points, as ask, chat and models path find it."""
+    # (review 199 #10; the review's number out of the help text this docstring is: review 227 #10)
     try:
         folder = models_dir()
     except UserError as exc:  # no home folder to look in (HOME unset)
