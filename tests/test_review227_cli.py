@@ -94,3 +94,14 @@ def test_no_help_text_names_an_internal_review() -> None:
     assert [(path, text) for path, text in texts if re.search(r"\breview\s+\d", text, re.IGNORECASE)] == []
     listed = CliRunner().invoke(cli.app, ["models", "--help"], env={"COLUMNS": "200"})
     assert listed.exit_code == 0 and "review" not in listed.output
+
+
+@pytest.mark.parametrize("args", [["models", "list"], ["models", "path", "smollm2-135m"]])
+def test_a_mistyped_model_path_is_said(args: list[str], tmp_path: Path) -> None:
+    """(#10b) only ``models pull`` said that TOOLWIRE_MODEL_PATH does not exist."""
+    typo = tmp_path / "modles" / "x.gguf"
+    result = CliRunner().invoke(cli.app, args, env={"TOOLWIRE_HOME": str(tmp_path), "TOOLWIRE_MODEL_PATH": str(typo),
+                                                    "COLUMNS": "300"})
+    assert f"warning: TOOLWIRE_MODEL_PATH={typo} does not exist" in " ".join(result.stderr.split())
+    if args[1] == "list":
+        assert result.exit_code == 0 and "which does not exist" in result.stdout

@@ -113,7 +113,9 @@ def list_models() -> None:
     except UserError as exc:  # no home folder to look in (HOME unset)
         raise _fail(exc) from None
     env = os.environ.get("TOOLWIRE_MODEL_PATH")
-    table = Table(title=f"Models (folder: {folder}" + (f"; TOOLWIRE_MODEL_PATH: {escape(env)})" if env else ")"))
+    missing = _missing_model_path()  # (a typo said, not shown as in use: review 227 #10b)
+    shown = escape(env or "") + (", which does not exist" if missing else "")
+    table = Table(title=f"Models (folder: {folder}" + (f"; TOOLWIRE_MODEL_PATH: {shown})" if env else ")"))
     for column in ("name", "file", "size", "license", "present"):
         table.add_column(column, no_wrap=True)
     for entry in REGISTRY.values():
@@ -125,6 +127,21 @@ def list_models() -> None:
     needed = _out.measure(table, options=_out.options.update_width(1000)).maximum
     console = _out if needed <= _out.width else Console(file=_out.file, width=needed, highlight=False, soft_wrap=True)
     console.print(table)
+
+
+def _missing_model_path() -> str | None:
+    """``$TOOLWIRE_MODEL_PATH`` when it is set to a path that does not exist (a typo), after saying so in one line on
+    stderr, as ``models pull`` does (review 227 #10b: ``models path`` and ``models list`` passed over it without a
+    word); else None. Raises nothing."""
+    env = os.environ.get("TOOLWIRE_MODEL_PATH")
+    try:
+        if not env or Path(env).expanduser().exists():
+            return None
+    except (OSError, ValueError, RuntimeError):  # (a NUL in it, no home folder for "~user")
+        pass
+    _err.print(f"[yellow]warning:[/yellow] TOOLWIRE_MODEL_PATH={escape(terminal_text(env))} does not exist, so only "
+               "the models folder is looked at: correct the variable, or unset it.")
+    return env
 
 
 def _present(entry: ModelEntry) -> str:
@@ -150,6 +167,7 @@ def path(
     try:
         _known(name, "path")
         entry = get_entry(name)
+        _missing_model_path()  # (said, not passed over: review 227 #10b)
         found = find_model(name)
     except UserError as exc:
         raise _fail(exc) from None
