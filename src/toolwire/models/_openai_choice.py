@@ -128,6 +128,11 @@ def _without_echoes(message: str) -> str:
     return "".join(parts)
 
 
+def _inside_braces(text: str, at: int) -> bool:
+    """Whether position ``at`` of ``text`` lies inside a ``{...}`` opened before it and not yet closed."""
+    return text.count("{", 0, at) > text.count("}", 0, at)
+
+
 def refuses_choice(error: BaseException) -> bool:
     """Whether ``error`` is a server's refusal of the request's ``tool_choice`` value itself: a
     :class:`ProviderError` of HTTP 400 or 422 whose message names ``tool_choice`` in its own words (vLLM's
@@ -141,7 +146,10 @@ def refuses_choice(error: BaseException) -> bool:
     (``"tool_choice": ...``) is no refusal either."""
     if not isinstance(error, ProviderError) or error.status not in (400, 422):
         return False
-    message = _KEY.sub("", _without_echoes(str(error.args[0]) if error.args else ""))
+    message = _without_echoes(str(error.args[0]) if error.args else "")
+    # a key of a quoted body ({... 'tool_choice': ...}) is an echo; "Invalid type for 'tool_choice': ..." (OpenAI's
+    # wording, which gateways copy) is the server's own words (review 232 #5)
+    message = _KEY.sub(lambda m: "" if _inside_braces(m.string, m.start()) else m.group(0), message)
     return _NAMED.search(message) is not None
 
 
