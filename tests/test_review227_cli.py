@@ -105,3 +105,16 @@ def test_a_mistyped_model_path_is_said(args: list[str], tmp_path: Path) -> None:
     assert f"warning: TOOLWIRE_MODEL_PATH={typo} does not exist" in " ".join(result.stderr.split())
     if args[1] == "list":
         assert result.exit_code == 0 and "which does not exist" in result.stdout
+
+
+def test_mcp_servers_with_no_tools_are_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(#5) the question went to the model with no tools at all, and nothing said so."""
+    import toolwire.mcp
+
+    monkeypatch.setattr(toolwire.mcp, "load_tools", lambda server: [])
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: ScriptedChatModel(["Sunny."]))
+    result = CliRunner().invoke(cli.app, ["ask", "Weather in Paris?", "--mcp", "my-server --empty"])
+    assert result.exit_code == 1
+    assert result.stderr == ("error: The --mcp server offers no tools ('my-server --empty'): check that it is the "
+                             "server you meant, or leave out --mcp to use the book's three tools.\n")
+    assert "Sunny." not in result.stdout

@@ -181,6 +181,10 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
                 err.print(f"note: --mcp server {index} offers tools named like those before it ({shown}), so its "
                           f"tools are named {client.prefix}<name>.")
             loaded += offered
+        if not loaded:  # (in place of the book's three: the question went to the model with no tools, review 227 #5)
+            which = "server offers" if len(mcp) == 1 else "servers offer"
+            raise UserError(f"The --mcp {which} no tools ({', '.join(map(repr, mcp))}): check that it is the server "
+                            "you meant, or leave out --mcp to use the book's three tools.")
     return Agent(_model(model, dialect, n_ctx, n_threads), loaded, max_steps=max_steps, system_prompt=system,
                  timeout=tool_timeout, repeat_calls=_repeat_calls(repeat_calls, loaded))
 
