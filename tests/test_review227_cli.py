@@ -118,3 +118,36 @@ def test_mcp_servers_with_no_tools_are_refused_in_one_line(monkeypatch: pytest.M
     assert result.stderr == ("error: The --mcp server offers no tools ('my-server --empty'): check that it is the "
                              "server you meant, or leave out --mcp to use the book's three tools.\n")
     assert "Sunny." not in result.stdout
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["chat"], "error: standard input is closed: chat reads its questions from it; run it in a terminal, or pipe "
+               "them in.\n"),
+    (["mcp", "serve", "--tools", "not_loaded.py"],
+     "error: standard input is closed: mcp serve reads its client's messages from it on stdio; let an MCP client "
+     "start it, or serve with --transport http.\n")])
+def test_a_closed_standard_input_is_said_in_one_line(monkeypatch: pytest.MonkeyPatch, args: list[str],
+                                                     said: str) -> None:
+    """(#7) ``toolwire chat <&-`` (``sys.stdin`` is None) ended in an AttributeError traceback."""
+    import sys
+
+    from toolwire import cli_mcp
+
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: ScriptedChatModel(["Hi."]))
+
+    class Closed(CliRunner):
+        def isolation(self, *a, **k):  # type: ignore[no-untyped-def]
+            import contextlib
+
+            @contextlib.contextmanager
+            def closed():  # type: ignore[no-untyped-def]
+                with CliRunner.isolation(self, *a, **k) as streams:
+                    sys.stdin = None  # type: ignore[assignment]
+                    yield streams
+
+            return closed()
+
+    assert cli_mcp.app is not None
+    result = Closed().invoke(cli.app, args)
+    assert result.exit_code == 1, result.output
+    assert result.stderr == said

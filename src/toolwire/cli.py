@@ -325,8 +325,10 @@ def chat(
     run, so asking again does not run them again).
 
     Exits with 2 on a bad option (click's usage error), and with 1 after a one-line error (a model or tools that do
-    not load).
+    not load), or when standard input is closed.
     """
+    if sys.stdin is None:  # (started with <&-: a traceback, review 227 #7)
+        fail("standard input is closed: chat reads its questions from it; run it in a terminal, or pipe them in.")
     try:
         agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout,
                        n_threads, repeat_calls)

@@ -59,8 +59,9 @@ def serve(
     """Serve the tools of --tools over MCP (stdio by default, or streamable HTTP).
 
     With stdio, stdout carries the protocol: what the tools print goes to stderr. Exits with 2 on a bad option
-    (click's usage error), and with 1 after a one-line error (tools that do not load, a port in use, or
-    --host/--port/--path given without --transport http, where they would be ignored).
+    (click's usage error), and with 1 after a one-line error (tools that do not load, a port in use,
+    --host/--port/--path given without --transport http, where they would be ignored, or stdio with standard input
+    closed).
     """
     from toolwire.cli import _loaded
     from toolwire.mcp.server import check_host
@@ -69,6 +70,9 @@ def serve(
     try:
         if transport not in ("stdio", "http"):
             raise typer.BadParameter("use 'stdio' or 'http'.", param_hint="--transport")
+        if transport == "stdio" and sys.stdin is None:  # (started with <&-: a traceback, review 227 #7)
+            raise ToolwireError("standard input is closed: mcp serve reads its client's messages from it on stdio; "
+                                "let an MCP client start it, or serve with --transport http.")
         if transport == "stdio":  # (review 145 #4: --port 8767 served stdio without a word, nothing on the port)
             given = [f"--{option}" for option in ("host", "port", "path") if _given(ctx, option)]
             if given:
