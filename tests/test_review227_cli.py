@@ -151,3 +151,22 @@ def test_a_closed_standard_input_is_said_in_one_line(monkeypatch: pytest.MonkeyP
     result = Closed().invoke(cli.app, args)
     assert result.exit_code == 1, result.output
     assert result.stderr == said
+
+
+@pytest.mark.parametrize("args", [["ask", "Qual \udce9 o clima?"], ["ask", "hi", "--system", "R\udce9ponds"],
+                                  ["chat", "--system", "R\udce9ponds"]])
+def test_a_question_or_system_text_that_is_not_utf8_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                                               args: list[str]) -> None:
+    """(#4) ``ask`` sent bytes that are not UTF-8 (a Latin-1 terminal's "é") to the model as U+FFFD, exit code 0."""
+    model = ScriptedChatModel(["Sunny."])
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
+    result = CliRunner().invoke(cli.app, args, input="hi\n")
+    assert result.exit_code == 1, result.output
+    what = "--system text" if "--system" in args else "question"
+    assert result.stderr == f"error: The {what} is not UTF-8 text: set your terminal to UTF-8 and type it again.\n"
+
+
+def test_a_utf8_question_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: ScriptedChatModel(["Sol."]))
+    result = CliRunner().invoke(cli.app, ["ask", "Qual é o clima?", "--system", "Réponds"])
+    assert result.exit_code == 0 and result.stdout.startswith("? Qual é o clima?\n")

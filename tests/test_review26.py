@@ -123,10 +123,9 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedChatModel:
 
 def test_cli_question_not_in_utf8_reaches_the_model_as_valid_text(scripted: ScriptedChatModel) -> None:
     # the shell gave bytes that are not UTF-8 ("Paris\xff"): Python reads them as a lone surrogate
+    # (refused in one line, not sent as U+FFFD: review 227 #4)
     result = CliRunner().invoke(cli.app, ["ask", "clima em Paris\udcff", "--system", "sys\udcff"])
-    assert result.exit_code == 0, result.output
-    sent = scripted.requests[-1].messages
-    assert [m.text for m in sent] == ["sys\ufffd", "clima em Paris\ufffd"]
+    assert result.exit_code == 1 and "The question is not UTF-8 text" in result.output and not scripted.requests
     result = CliRunner().invoke(cli.app, ["chat"], input=b"ol\xe1\n")  # read strictly: a UnicodeDecodeError
     assert result.exit_code == 0, result.output
     assert "not UTF-8 text" in result.output and result.exception is None

@@ -13,7 +13,8 @@ import re
 import sys
 from collections.abc import Iterator
 
-__all__ = ["output_failed", "output_to_stderr", "tolerant_input", "tolerant_output", "unwritable_output", "utf8_line"]
+__all__ = ["output_failed", "output_to_stderr", "tolerant_input", "tolerant_output", "unwritable_output", "utf8_arg",
+           "utf8_line"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -154,3 +155,22 @@ def _nowhere(fd: int) -> None:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, fd)
         os.close(null)
+
+
+def utf8_arg(text: str) -> str | None:
+    """Return ``text``, a command-line argument as Python decoded it (``sys.argv``: bytes that are not UTF-8 come as
+    lone surrogates), as text, or None when its bytes are not UTF-8 (a question typed on a Latin-1 terminal), which
+    the command line refuses rather than send to the model with U+FFFD in place of the letters (review 227 #4).
+
+    Args:
+        text: an argument or option value as the command received it.
+
+    Returns:
+        ``text`` itself when it holds no lone surrogate, its bytes decoded as UTF-8 when they are UTF-8, else None.
+    """
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    try:
+        return os.fsencode(text).decode("utf-8")
+    except (UnicodeError, LookupError):  # (a surrogate surrogateescape does not make)
+        return None

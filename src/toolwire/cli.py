@@ -36,6 +36,7 @@ from toolwire._std_streams import (
     tolerant_input,
     tolerant_output,
     unwritable_output,
+    utf8_arg,
     utf8_line,
 )
 from toolwire.cli_help import HelpGroup
@@ -274,11 +275,11 @@ def ask(
     """
     if not question.strip():
         fail('The question is empty: pass it in quotes, e.g. toolwire ask "Como está o clima em Paris?".')
-    question = valid_text(question)  # bytes that are not UTF-8 (a Latin-1 terminal) as U+FFFD, not a crash
+    question, system = _utf8_args(question, system)  # (not sent with U+FFFD in place of letters: review 227 #4)
     try:
         # with --json, what a tools file prints on import goes to stderr, as during the run (see _run)
         with output_to_stderr() if as_json else contextlib.nullcontext():
-            agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout,
+            agent = _agent(model, tools, max_steps, system, dialect, mcp, n_ctx, tool_timeout,
                            n_threads, repeat_calls)
         if not as_json:
             out.print(f"? {terminal_text(question)}", style="bold", markup=False)  # (review 156 #6: raw escapes)
@@ -291,6 +292,15 @@ def ask(
         fail("interrupted.", 130)
     finally:
         _note_cut_off()
+
+
+def _utf8_args(question: str, system: str | None) -> tuple[str, str | None]:
+    """``question`` and ``--system`` as text, after refusing (:func:`fail`) either when its bytes are not UTF-8; a
+    surrogate pair written as two code points is joined (:func:`~toolwire.results.valid_text`)."""
+    for what, given in (("The question", question), ("The --system text", system or "")):
+        if utf8_arg(given) is None:
+            fail(f"{what} is not UTF-8 text: set your terminal to UTF-8 and type it again.")
+    return valid_text(utf8_arg(question) or ""), None if system is None else valid_text(utf8_arg(system) or "")
 
 
 def _note_cut_off() -> None:
@@ -329,8 +339,9 @@ def chat(
     """
     if sys.stdin is None:  # (started with <&-: a traceback, review 227 #7)
         fail("standard input is closed: chat reads its questions from it; run it in a terminal, or pipe them in.")
+    _, system = _utf8_args("", system)
     try:
-        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout,
+        agent = _agent(model, tools, max_steps, system, dialect, mcp, n_ctx, tool_timeout,
                        n_threads, repeat_calls)
     except ToolwireError as exc:
         fail(_error_text(exc))
