@@ -218,7 +218,7 @@ def test_a_sync_tools_timeout_error_keeps_its_own_traceback(timeout: float | Non
     from toolwire import ToolExecutor
 
     executor = ToolExecutor([fetch], handle_errors=False, timeout=timeout)
-    with pytest.raises(TimeoutError, match="^timed out$") as caught:
+    with pytest.raises(TimeoutError, match=r"^timed out$") as caught:
         executor.call([{"name": "fetch", "args": {"url": "u"}, "id": "c1"}])
     assert "fetch" in _frames(caught.value)
     with pytest.raises(TimeoutError) as caught:
@@ -238,3 +238,48 @@ def test_a_sync_tools_futures_cancelled_error_is_not_a_cancellation() -> None:
 
     [message] = ToolExecutor([waits]).call([{"name": "waits", "args": {"x": 1}, "id": "c1"}])
     assert message.status == "error" and "CancelledError" in message.text
+
+
+# -- #4 -------------------------------------------------------------------------------------------------------------
+
+def _tool_use_reply(block_id: str | None = "toolu_1") -> AIMessage:
+    block: dict[str, Any] = {"type": "tool_use", "name": "add", "input": {"a": 1, "b": 2}}
+    if block_id is not None:
+        block["id"] = block_id
+    return AIMessage([{"type": "text", "text": "Let me add them."}, block])
+
+
+@pytest.mark.parametrize("driver", ["invoke", "stream", "stream_tokens", "ainvoke", "astream", "astream_tokens"])
+@pytest.mark.parametrize("block_id", ["toolu_1", None])
+def test_a_replys_tool_use_block_is_run_as_a_call(driver: str, block_id: str | None) -> None:
+    ran: list[tuple[int, int]] = []
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        ran.append((a, b))
+        return a + b
+
+    agent = Agent(ScriptedChatModel([_tool_use_reply(block_id), "It is 3."]), [add])
+    tokens = driver.endswith("tokens")
+    if driver in ("invoke", "ainvoke"):
+        result = agent.invoke("q") if driver == "invoke" else _bounded(agent.ainvoke("q"))
+        assert result.stop_reason == "answer" and result.output == "It is 3."
+        messages = result.messages
+    elif driver.startswith("a"):
+        stream = agent.astream("q", stream_tokens=tokens)
+        _bounded(_drain(stream))
+        messages = stream.messages
+    else:
+        stream = agent.stream("q", stream_tokens=tokens)
+        list(stream)
+        messages = stream.messages
+    assert ran == [(1, 2)]
+    assert [m.type for m in messages] == ["human", "ai", "tool", "ai"]
+    call = messages[1].tool_calls[0]
+    assert call["name"] == "add" and messages[2].tool_call_id == call["id"]
+    if block_id is not None:
+        assert call["id"] == block_id
+    # the conversation given back is read the same way: nothing is pending, nothing runs again
+    again = Agent(ScriptedChatModel(["Still 3."]), [add]).invoke(messages)
+    assert ran == [(1, 2)] and again.output == "Still 3."

@@ -28,7 +28,7 @@ from toolwire.messages import (
 
 __all__ = ["PENDING_NOT_RUN", "PROMPT_ID", "REFUSED", "STEP_LIMIT", "TOOLS_OFF", "answered",
            "answered_since_question", "for_model", "in_call_order", "not_run", "not_run_answers", "put_system_prompt",
-           "refuse_outside_choice", "refused_end", "reply_calls", "start_messages", "unanswered"]
+           "read_reply", "refuse_outside_choice", "refused_end", "reply_calls", "start_messages", "unanswered"]
 
 PROMPT_ID = "toolwire:system_prompt"
 """The ``id`` of the system message an Agent puts first when the conversation has none of its own (unless its
@@ -226,6 +226,23 @@ def answered(messages: list[BaseMessage], pairs: list[tuple[Any, ToolMessage]], 
         yield ("event", AgentEvent("tool_call", call, step))
     for _, answer in pairs:
         yield ("event", AgentEvent("tool_result", answer, step))
+
+
+def read_reply(value: Any) -> Any:
+    """``value``, what an Agent's driver got for a request of its loop, with a model reply's Anthropic ``tool_use``
+    content blocks read as its calls (:func:`~toolwire._content_calls.content_calls`), as the same message given
+    back as input is read (review 226 #4: such a call ended the run as an answer, and a resumed run ran it).
+
+    Args:
+        value: an :class:`~toolwire.messages.AIMessage` (a model reply), or anything else (tool results, a
+            structured value, None), returned as it is.
+
+    Returns:
+        ``value``, or a new AIMessage whose ``tool_calls``/``invalid_tool_calls`` hold the blocks' calls.
+    """
+    from toolwire._content_calls import content_calls
+
+    return content_calls(value) if isinstance(value, AIMessage) and isinstance(value.content, list) else value
 
 
 def reply_calls(reply: AIMessage) -> list[Any]:

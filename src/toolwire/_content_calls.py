@@ -8,7 +8,9 @@ was dropped from every request while its result was still sent, which every prov
 ``tool_result`` block must have a corresponding ``tool_use`` block in the previous message").
 :func:`read_content_calls` reads such blocks as the calls and :class:`~toolwire.messages.ToolMessage` results they
 stand for, so every provider gets a valid conversation; :func:`~toolwire.messages.coerce_messages` runs it on every
-input.
+input. An :class:`~toolwire.agent.Agent` reads each model reply's ``tool_use`` blocks with :func:`content_calls` too
+(:func:`~toolwire._agent_input.read_reply`), so such a call runs and gets its ToolMessage, as the same reply given
+back as input would (review 226 #4).
 """
 
 from __future__ import annotations

@@ -9,13 +9,13 @@ The loop stops when a reply has no tool calls (the answer), when a ``return_dire
 a conversation it resumes: :mod:`toolwire._agent_direct`), or after ``max_steps`` model calls (then
 :class:`~toolwire.errors.MaxStepsExceeded` carrying the messages, or a last call with tools off: ``on_max_steps``).
 
-A run that fails keeps its work: an exception raised by a model call (a :class:`~toolwire.errors.ProviderError`,
-say; a ``StopIteration``, which asyncio cannot carry, becomes a ``RuntimeError`` naming it) or by the executor
+A run that fails keeps its work: an exception raised by a model call (a :class:`~toolwire.errors.ProviderError`, say; a
+``StopIteration``, which asyncio cannot carry, becomes a ``RuntimeError`` naming it) or by the executor
 (``handle_errors=False``) leaves the run with its own type, and carries the conversation so far as ``exc.messages``
-(every reply and tool result up to the failure), as ``MaxStepsExceeded`` does; ``agent.invoke(exc.messages)``
-resumes it, and the calls already answered are not run again (:func:`~toolwire._agent_checks.keep_run`, review
-24), nor is the model's repeat of one, as in the stopped run
-(:class:`~toolwire._agent_repeats.RepeatedCalls` reads the answers since the newest question: review 142 #6).
+(every reply and tool result up to the failure), as ``MaxStepsExceeded`` does; ``agent.invoke(exc.messages)`` resumes
+it, and the calls already answered are not run again (:func:`~toolwire._agent_checks.keep_run`, review 24), nor is the
+model's repeat of one, as in the stopped run (:class:`~toolwire._agent_repeats.RepeatedCalls` reads the answers since
+the newest question: review 142 #6).
 
 A forced ``tool_choice`` (``"required"`` or a tool name) applies until tool calls have been answered in
 the run (normally: to the first model call only), or, calls of its own tools, since the newest user message of a
@@ -83,6 +83,7 @@ from toolwire._agent_input import (
     for_model,
     in_call_order,
     not_run,
+    read_reply,
     refuse_outside_choice,
     refused_end,
     reply_calls,
@@ -243,8 +244,7 @@ class Agent(Batching, AgentMethodAdvice):
             raise UserError(f"max_steps must be a whole number of at least 1, not {max_steps!r}.")
         if on_max_steps not in ("raise", "answer"):
             raise UserError(f"on_max_steps must be 'raise' or 'answer', not {on_max_steps!r}.")
-        # a provider's server tools ({"type": "web_search_20250305", ...}, {"google_search": {}}) are sent to the
-        # model, which runs them itself; the executor runs the others
+        # a provider's server tools ({"type": "web_search_20250305", ...}) are run by the model; the executor, others
         servers = [t for t in tools if isinstance(t, ServerTool) or (isinstance(t, dict) and server_tool(t))]
         self.executor = ToolExecutor(
             [t for t in tools if not any(t is s for s in servers)], max_concurrency=max_concurrency,
@@ -462,7 +462,7 @@ class Agent(Batching, AgentMethodAdvice):
         calls = 0  # model calls so far (a chunk's step)
         while True:
             try:
-                kind, payload = flow.send(value)
+                kind, payload = flow.send(read_reply(value))  # (its tool_use blocks as calls: review 226 #4)
             except StopIteration:
                 return
             if kind == "event":
@@ -518,7 +518,7 @@ class Agent(Batching, AgentMethodAdvice):
         calls = 0
         while True:
             try:
-                kind, payload = flow.send(value)
+                kind, payload = flow.send(read_reply(value))  # (its tool_use blocks as calls: review 226 #4)
             except StopIteration:
                 return
             if kind == "event":
