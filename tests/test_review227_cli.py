@@ -170,3 +170,18 @@ def test_a_utf8_question_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: ScriptedChatModel(["Sol."]))
     result = CliRunner().invoke(cli.app, ["ask", "Qual é o clima?", "--system", "Réponds"])
     assert result.exit_code == 0 and result.stdout.startswith("? Qual é o clima?\n")
+
+
+def test_an_mcp_server_401_says_what_the_command_line_can_do() -> None:
+    """(#6) the advice named HttpServer(headers=...), which ``--mcp`` cannot pass."""
+    from toolwire._cli_errors import MCP_TOKEN_HINT, error_text
+    from toolwire.errors import UserError
+    from toolwire.mcp.common import HEADER_ADVICE
+
+    library = UserError(f"The MCP server 'http://h/mcp' refused the credentials (HTTP 401, x): check the token it "
+                        f"needs, {HEADER_ADVICE}.")
+    said = error_text(library)
+    assert said == f"The MCP server 'http://h/mcp' refused the credentials (HTTP 401, x): check the token it needs, " \
+                   f"{MCP_TOKEN_HINT}"
+    assert "HttpServer(url, headers={'Authorization'" not in said and "cannot send headers" in said
+    assert error_text(UserError("Put it in the URL.")) == "Put it in the URL."

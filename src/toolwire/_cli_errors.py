@@ -11,15 +11,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from toolwire.errors import ContextOverflowError, ProviderError, ToolwireError
+from toolwire.errors import ContextOverflowError, ProviderError, ToolwireError, UserError
 
-__all__ = ["SERVER_KEY_HINT", "error_text", "recorded_text", "seconds", "share", "whole_number"]
+__all__ = ["MCP_TOKEN_HINT", "SERVER_KEY_HINT", "error_text", "recorded_text", "seconds", "share", "whole_number"]
 
 SERVER_KEY_HINT = ("Set OPENAI_API_KEY to this server's own API key (the key it was started with, such as vLLM's "
                    "--api-key) and check its permissions.")
 """The command line's hint for a 401/403 from an OpenAI-compatible server: ``OPENAI_API_KEY`` is the only way a
 command gives such a server its key (``ask`` and ``chat`` have no key option), where the library's hint says to
 pass ``ChatOpenAI(..., api_key=...)`` (review 135 #4)."""
+
+
+MCP_TOKEN_HINT = ("in the URL if the server takes it there (the command line cannot send headers), or load its tools "
+                  "from Python with toolwire.mcp.load_tools(HttpServer(url, headers={...})).")
+"""The command line's end of a 401/403 MCP server's message, where the library's names ``HttpServer(headers=...)``,
+which ``--mcp`` cannot pass (review 227 #6)."""
 
 
 def error_text(exc: ToolwireError) -> str:
@@ -29,7 +35,8 @@ def error_text(exc: ToolwireError) -> str:
     option the commands take, rather than the ``n_ctx`` argument (review 29); advice to raise a library argument
     that no option sets (``connect_timeout``, ``max_retries``: the error's ``api_advice``) is left out (review 48);
     a 401/403 from an OpenAI-compatible server says to set ``OPENAI_API_KEY`` (:data:`SERVER_KEY_HINT`) where the
-    library says to pass ``api_key=`` (review 135 #4).
+    library says to pass ``api_key=`` (review 135 #4); a 401/403 from an HTTP MCP server says where the command line
+    can put a token (:data:`MCP_TOKEN_HINT`).
 
     Args:
         exc: the error a command caught.
@@ -50,6 +57,11 @@ def error_text(exc: ToolwireError) -> str:
 
         if exc.hint == _SERVER_KEY_HINT:  # (the hint itself, as models/openai.py gives it: not a reading of its text)
             text = text.replace(_SERVER_KEY_HINT, SERVER_KEY_HINT, 1)
+    if isinstance(exc, UserError) and text.endswith("or in the URL."):  # (an MCP server's 401/403: review 227 #6,
+        from toolwire.mcp.common import HEADER_ADVICE  # the command line has no way to send a header)
+
+        if text.endswith(f"{HEADER_ADVICE}."):
+            text = text[:-len(HEADER_ADVICE) - 1] + MCP_TOKEN_HINT
     return text
 
 

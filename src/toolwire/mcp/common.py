@@ -497,6 +497,11 @@ def server_gone(exc: BaseException) -> bool:
     return text is not None and _TOO_LARGE.search(text) is None  # (an answer too large: the server is up)
 
 
+HEADER_ADVICE = "given as HttpServer(url, headers={'Authorization': 'Bearer ...'}) or in the URL"
+"""How a 401/403 MCP server's message says to give it a token (the command line, which sends no headers, says it in
+its own words: :func:`toolwire._cli_errors.error_text`, review 227 #6)."""
+
+
 def _connect_error(server: StdioServer | HttpServer, cause: BaseException, statuses: Sequence[int]) -> UserError:
     """The UserError of an opening that failed with ``cause`` (not a timeout), saying what to check: a server
     that answered against the protocol, refused credentials (HTTP 401/403, the last of ``statuses``), an HTTP
@@ -517,8 +522,7 @@ def _connect_error(server: StdioServer | HttpServer, cause: BaseException, statu
                          "MCP server's endpoint often ends in /mcp).")
     if status in (401, 403):
         return UserError(f"The MCP server {label!r} refused the credentials (HTTP {status}, {detail}): check the "
-                         "token it needs, given as HttpServer(url, headers={'Authorization': 'Bearer ...'}) "
-                         "or in the URL.")
+                         f"token it needs, {HEADER_ADVICE}.")
     detail = f"HTTP {status}, {detail}" if status else detail
     return UserError(f"Could not connect to the MCP server {label!r} ({detail}): "
                      "check the URL and that the server is running.")
