@@ -62,6 +62,7 @@ from toolwire._tool_run import (
     _is_tool_call,
     _require_call_id,
     _running,
+    bad_flags,
     bad_timeout,
     check_call_name,
     current_call_id,
@@ -233,8 +234,8 @@ class Tool(ToolArguments, Batching):
                 ``args_schema`` that is not a pydantic model class or whose fields the function does not take as keyword
                 arguments (or with an ``InjectedToolArg`` field that neither a default nor a ``functools.partial``
                 fills), a ``timeout`` that is not a positive number of seconds, a ``response_format`` other than
-                ``"content"`` or ``"content_and_artifact"``, or ``return_direct``, ``handle_errors`` or
-                ``hide_error_details`` that is not a bool.
+                ``"content"`` or ``"content_and_artifact"``, or ``return_direct``, ``handle_errors``,
+                ``hide_error_details`` or ``parse_docstring`` that is not a bool.
             UserError: a keyword that is none of these (``nmae=``: the message names the close match, ``name``).
 
         Warns:
@@ -252,6 +253,8 @@ class Tool(ToolArguments, Batching):
             raise SchemaError(f"Cannot name a tool for {func!r}: pass name=...")
         check_name(tool_name)
         check_description(tool_name, description)  # (not the docstring's fault: reviews 61, 157 #4)
+        if problem := bad_flags(parse_docstring=parse_docstring):  # ("false" read as True: review 211 #3)
+            raise SchemaError(problem)
         if args_schema is not None:
             if not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
                 other = ("pydantic.v1 model, use toolwire.interop.tool_from_schema(Model.schema(), func)"
