@@ -185,3 +185,22 @@ def test_an_mcp_server_401_says_what_the_command_line_can_do() -> None:
                    f"{MCP_TOKEN_HINT}"
     assert "HttpServer(url, headers={'Authorization'" not in said and "cannot send headers" in said
     assert error_text(UserError("Put it in the URL.")) == "Put it in the URL."
+
+
+@pytest.mark.parametrize(("module", "cls", "env", "sdk"), [
+    ("toolwire.models.anthropic", "ChatAnthropic", "ANTHROPIC_BASE_URL", "anthropic"),
+    ("toolwire.models.google", "ChatGoogleGenAI", "GOOGLE_GEMINI_BASE_URL", "google.genai")])
+def test_a_base_url_variable_that_is_no_url_is_refused_at_once(monkeypatch: pytest.MonkeyPatch, module: str, cls: str,
+                                                               env: str, sdk: str) -> None:
+    """(#3) only OPENAI_BASE_URL was checked; the others were retried 3 times, said as a broken connection."""
+    import importlib
+
+    from toolwire.errors import UserError
+
+    pytest.importorskip(sdk)
+    model_class = getattr(importlib.import_module(module), cls)
+    monkeypatch.setenv(env, "localhost:8000")
+    with pytest.raises(UserError, match=rf"^The environment variable {env} holds 'localhost:8000', which is not an "):
+        model_class(model="m", api_key="k")
+    monkeypatch.setenv(env, "http://localhost:8000")
+    model_class(model="m", api_key="k")

@@ -22,6 +22,7 @@ import importlib
 import inspect
 import logging
 import math
+import os
 from collections.abc import AsyncIterator, Callable, Iterator
 from numbers import Integral, Real
 from types import ModuleType
@@ -248,6 +249,9 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         self.sdk = import_sdk(self.sdk_module, self.extra, owner)
         self.model = model
         self.base_url = _check_base_url(base_url)
+        if base_url is None and self.base_url_env:  # the URL the SDK reads from its environment, checked as one
+            # given (review 227 #3: one without its scheme was retried 3 times and said as a broken connection)
+            _check_base_url((os.environ.get(self.base_url_env) or "").strip() or None, self.base_url_env)
         # the HTTP library and the SDK log each request's URL, credentials and all: a base_url given here, or one
         # the SDK reads from its environment (ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL; review 51)
         redact_http_logs()
