@@ -204,3 +204,25 @@ def test_a_base_url_variable_that_is_no_url_is_refused_at_once(monkeypatch: pyte
         model_class(model="m", api_key="k")
     monkeypatch.setenv(env, "http://localhost:8000")
     model_class(model="m", api_key="k")
+
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_the_eval_score_table_is_printed_whole_on_a_narrow_terminal(width: int) -> None:
+    """(#8) at 80 columns every header was cut to "…"; at 60 the item counts were blank and 100.00 was "100.…"."""
+    import io
+
+    from rich.console import Console
+
+    from toolwire.evals.cli import _print_whole, _results_table
+    from toolwire.evals.report import ItemResult, Report
+
+    items = [ItemResult("irrelevance_0", "irrelevance", True),
+             ItemResult("simple_python_0", "simple_python", False, "wrong_value", "x")]
+    screen = io.StringIO()
+    table = _results_table(Report("m", ["simple_python", "irrelevance"], items))
+    _print_whole(Console(file=screen, width=width), table)
+    shown = screen.getvalue()
+    for text in ("items", "correct", "accuracy %", "mean s", "in tok", "out tok", "errors", "100.00",
+                 "overall (mean of categories)"):
+        assert text in shown
+    assert "…" not in shown

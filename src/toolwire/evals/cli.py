@@ -228,6 +228,18 @@ def _results_table(report: Report) -> Table:
     return table
 
 
+def _print_whole(console: Console, table: Table) -> None:
+    """Print ``table`` at the width it needs, whatever the terminal's (whose lines then wrap): rich cut the score
+    table's headers to "…" at 80 columns and blanked its counts below that (review 227 #8), as it cut the model
+    file names of ``models list``."""
+    needed = console.measure(table, options=console.options.update_width(1000)).maximum
+    if needed <= console.width:
+        console.print(table)
+        return
+    Console(file=console.file, width=needed, force_terminal=console.is_terminal, no_color=console.no_color,
+            color_system=console.color_system, highlight=False, soft_wrap=True).print(table)
+
+
 def _published_table(report: Report, published: dict[str, dict[str, float]]) -> Table | None:
     ours = report.accuracy()
     cats = [c for c in report.categories if c in ours]
@@ -251,7 +263,7 @@ def _show_scored(report: Report | None, console: Console, html: Path | None,
     no ``--html``, or the page could not be written (said on stderr: the early end is the news, and is not hidden)."""
     if report is None or not report.items:
         return None
-    console.print(_results_table(report))
+    _print_whole(console, _results_table(report))
     if html is None:
         return None
     try:
@@ -444,10 +456,10 @@ def bfcl(
 
             report = run_bfcl(chat_model, data, cats, limit=limit, concurrency=concurrency, out=out,
                               progress=on_progress, on_resume=on_resume)
-        console.print(_results_table(report))
+        _print_whole(console, _results_table(report))
         comparison = _published_table(report, published)
         if comparison is not None:
-            console.print(comparison)
+            _print_whole(console, comparison)
         if out is not None:
             console.print(f"Report: {out}", markup=False, highlight=False)
         if html is not None:
