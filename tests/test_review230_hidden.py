@@ -82,3 +82,11 @@ def test_a_long_value_shown_cut_short_is_hidden() -> None:
     shown = f"Invalid arguments for tool 'fetch': 'limit': not an integer (got '{token[:78]}...)."
     assert hide_values(shown, {"token": token}) == \
         "Invalid arguments for tool 'fetch': 'limit': not an integer (got <hidden>...)."  # (review 232 #4)
+
+
+def test_a_long_value_cut_in_its_middle_is_hidden_both_ends() -> None:
+    token = "eyJhbGciOiJIUzI1NiJ9." + "eHh5enp5MTIzNDU2Nzg5MA" * 5
+    shown = f"Input should be a valid integer [input_value='{token[:20]}...{token[-25:]}', input_type=str]"
+    hidden = hide_values(shown, {"token": token})
+    assert token[:16] not in hidden and token[-16:] not in hidden  # (review 233 #1)
+    assert hidden.endswith(", input_type=str]")

@@ -476,8 +476,8 @@ def hide_values(text: str, hidden: Mapping[str, Any]) -> str:
     """``text`` (an error message going to the model) with the values of ``hidden`` (``{argument: value}``, arguments
     the model does not see: injected ones, a ``functools.partial``'s) written as ``<hidden>`` wherever quoted: an
     argument shown with its name (``'user_id': 42``); a text value as its ``repr``, and as itself when 8 or more
-    characters long (a key or token, even inside a word, and its first 16 or more characters where it is shown cut
-    short), or as a whole word when 4 to 7 long (``orders`` is
+    characters long (a key or token, even inside a word, and its first or last 16 or more characters where it is
+    shown cut short), or as a whole word when 4 to 7 long (``orders`` is
     hidden in "table orders", not in the tool name ``count_orders``: review 230 #1); a container's text values (the
     first 2,000), and its ``repr`` (for one of at most 200 values). A number, bool or ``None`` alone is left (it
     cannot be told from other text). Never raises an exception.
@@ -516,7 +516,8 @@ def hide_values(text: str, hidden: Mapping[str, Any]) -> str:
     longest_first = sorted({q for q in found if q}, key=lambda q: (-len(q), q))  # (one order whatever the hashes)
     for quoted in longest_first:
         text = text.replace(quoted, HIDDEN_TEXT)
-    for long in [q for q in longest_first if len(q) >= _CUT_SHOWN and q[:_CUT_SHOWN] in text]:
+    for long in [q for q in longest_first if len(q) >= _CUT_SHOWN and (q[:_CUT_SHOWN] in text
+                                                                    or q[-_CUT_SHOWN:] in text)]:
         text = _hide_cut(text, long)
     words = sorted({w for w in bare if w in text}, key=len, reverse=True)
     if words:
@@ -532,13 +533,22 @@ quote a value's first 80 characters), are hidden as the value: review 232 #4."""
 
 
 def _hide_cut(text: str, value: str) -> str:
-    """``text`` with every run of ``value``'s first :data:`_CUT_SHOWN` or more characters written ``<hidden>``."""
+    """``text`` with every run of ``value``'s first, or last, :data:`_CUT_SHOWN` or more characters written
+    ``<hidden>`` (pydantic cuts a long value in its middle: ``'eyJhbG...NTY3ODkw'``, review 233 #1)."""
     out, at = [], 0
     while (start := text.find(value[:_CUT_SHOWN], at)) >= 0:
         end, k = start + _CUT_SHOWN, _CUT_SHOWN
         while end < len(text) and k < len(value) and text[end] == value[k]:
             end, k = end + 1, k + 1
         out.append(text[at:start] + HIDDEN_TEXT)
+        at = end
+    text = "".join(out) + text[at:]
+    out, at = [], 0
+    while (start := text.find(value[-_CUT_SHOWN:], at)) >= 0:
+        end, first, k = start + _CUT_SHOWN, start, len(value) - _CUT_SHOWN
+        while first > at and k > 0 and text[first - 1] == value[k - 1]:
+            first, k = first - 1, k - 1
+        out.append(text[at:first] + HIDDEN_TEXT)
         at = end
     return "".join(out) + text[at:]
 
