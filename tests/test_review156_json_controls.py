@@ -44,7 +44,9 @@ class _Screen(io.StringIO):
 
 def test_json_on_a_colour_terminal_escapes_the_c1_controls(page_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     screen = _Screen()  # (a real terminal: FORCE_COLOR alone no longer colours --json, review 199 #6)
-    monkeypatch.setattr(cli, "out", Console(file=screen, force_terminal=True, highlight=False, soft_wrap=True))
+    from toolwire import _cli_run  # (where the console lives: review 227)
+
+    monkeypatch.setattr(_cli_run, "out", Console(file=screen, force_terminal=True, highlight=False, soft_wrap=True))
     result = CliRunner().invoke(cli.app, ["ask", "Read it", "--tools", str(page_run), "--json"])
     assert result.exit_code == 0, result.output
     written = screen.getvalue()
