@@ -22,7 +22,6 @@ from toolwire.messages import (
     ToolCall,
     ToolMessage,
     Usage,
-    content_text,
     is_text_block,
 )
 from toolwire.models.lowering._calls import CUT_OFF, arguments_json, arguments_object, native_call, sent_call_name
@@ -63,8 +62,14 @@ __all__ = [
 def sent_text(message: BaseMessage) -> str:
     """The text a provider is sent for a message sent as text (a system prompt, an assistant turn's text): a
     content list's text parts on lines of their own, so two parts never run together (``message.text`` joins them
-    with nothing between, as LangChain's does: review 95)."""
-    return content_text(message.content, sep="\n")
+    with nothing between, as LangChain's does: review 95). An untyped dict whose ``"text"`` is a string counts as
+    text here whatever its other keys (a Gemini part with its ``thought_signature``, a block with ``cache_control``):
+    only a tool's result reads such a dict as a record (review 233 #2)."""
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return "\n".join(b if isinstance(b, str) else b["text"] for b in content if isinstance(b, str) or is_text_block(b)
+                     or (isinstance(b, dict) and "type" not in b and isinstance(b.get("text"), str)))
 
 
 def system_text(message: BaseMessage, api: str) -> str:
