@@ -155,7 +155,8 @@ def _json_ready(value: Any, retry: bool) -> Any:
 
 _MEDIA_KEYS = ("base64", "data", "url", "file_id")
 _BLOCK_KEYS = frozenset({"type", "text", "base64", "data", "url", "file_id", "mime_type", "image_url", "resource",
-                         "id", "extras", "metadata", "cache_control", "detail", "filename", "annotations"})
+                         "id", "extras", "metadata", "cache_control", "detail", "filename", "annotations",
+                         "source_type"})  # (langchain-core 0.3 data blocks: review 233 #3)
 
 
 def _is_block(block: Any) -> bool:
