@@ -349,7 +349,9 @@ class RepeatedCallWarning(UserWarning):
     """An :class:`~toolwire.agent.Agent` answered a repeated call of a tool with the result it already had, without
     running the tool again (its default ``repeat_calls="answer"``, which stops small models that loop). Issued once
     per run and tool, at the line that started the run; the message names ``Agent(..., repeat_calls=[...])``, and
-    ``toolwire ask``/``chat`` show ``--repeat-calls NAME`` instead.
+    ``toolwire ask``/``chat`` show ``--repeat-calls NAME`` instead. Python's default warning filter shows it once
+    per line of code, so a loop running many Agents sees it once; ``warnings.simplefilter("always",
+    RepeatedCallWarning)`` shows every run's (``toolwire chat`` shows it for each question).
 
     Attributes:
         tool_name: the tool whose call was answered without running.
