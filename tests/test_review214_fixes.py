@@ -91,8 +91,11 @@ def test_1_openai_keeps_the_object_form_and_every_tool() -> None:
     assert body["tool_choice"] == {"type": "function", "function": {"name": "get_weather"}}
     assert len(body["tools"]) == 2
     compatible = lower_request(request, "m", compatible=True)
-    assert compatible["tool_choice"] == "required"
+    assert compatible["tool_choice"] == {"type": "function", "function": {"name": "get_weather"}}
     assert [t["function"]["name"] for t in compatible["tools"]] == ["get_weather"]
+    studio = lower_request(request, "m", compatible=True, named_form="required")  # (LM Studio's, once learned)
+    assert studio["tool_choice"] == "required"
+    assert [t["function"]["name"] for t in studio["tools"]] == ["get_weather"]
     for mode in ("auto", "none", "required"):
         same = lower_request(ChatRequest(messages=[HumanMessage("hi")], tools=[now, get_weather], tool_choice=mode),
                              "m", compatible=True)

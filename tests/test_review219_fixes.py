@@ -90,6 +90,7 @@ OBJECT = {"type": "function", "function": {"name": "get_weather"}}
 def test_1_structured_output_on_old_vllm_asks_again_in_the_object_form_and_remembers_it(server: QueuedServer) -> None:
     server.answer = _old_vllm
     model = ChatOpenAI("llama", base_url=server.url, max_retries=0)
+    model._choice.remember("required")  # (as if LM Studio had been seen: the object form is sent first by default)
     assert model.with_structured_output(City).invoke("Where?") == City(name="Paris", country="France")
     assert _choices(server) == ["required", {"type": "function", "function": {"name": "City"}}]
     assert [t["function"]["name"] for t in server.requests[-1]["tools"]] == ["City"]
@@ -104,6 +105,7 @@ def test_1_structured_output_on_old_vllm_asks_again_in_the_object_form_and_remem
 def test_1_every_driver_falls_back_once_on_old_vllm(server: QueuedServer, how: str) -> None:
     server.answer = _old_vllm
     model = ChatOpenAI("llama", base_url=server.url, max_retries=0, streaming=how == "streaming")
+    model._choice.remember("required")  # (the object form is the default: this checks the way back to it)
     bound = model.bind_tools([now, get_weather], tool_choice="get_weather")
 
     async def collect() -> Any:
@@ -122,16 +124,24 @@ def test_1_every_driver_falls_back_once_on_old_vllm(server: QueuedServer, how: s
     assert model._choice.get() == "object"
 
 
-def test_1_lm_studio_still_gets_required_in_one_request_and_learns_back_from_object(server: QueuedServer) -> None:
+def test_1_old_vllm_gets_the_object_form_in_one_request(server: QueuedServer) -> None:
+    server.answer = _old_vllm
+    model = ChatOpenAI("llama", base_url=server.url, max_retries=0)
+    assert model.bind_tools([now, get_weather], tool_choice="get_weather").invoke("Weather?").tool_calls[0]["args"] \
+        == {"city": "Paris"}
+    assert _choices(server) == [OBJECT]
+    assert [t["function"]["name"] for t in server.requests[-1]["tools"]] == ["get_weather"]
+
+
+def test_1_lm_studio_learns_required_from_its_refusal_of_the_object_form(server: QueuedServer) -> None:
     server.answer = _lm_studio
     model = ChatOpenAI("qwen", base_url=server.url, max_retries=0)
     bound = model.bind_tools([now, get_weather], tool_choice="get_weather")
     assert bound.invoke("Weather?").tool_calls[0]["name"] == "get_weather"
-    assert _choices(server) == ["required"]
-    model._choice.remember("object")  # (as if a vLLM error had been seen): the refusal of the object form flips back
-    assert bound.invoke("Weather?").tool_calls[0]["name"] == "get_weather"
-    assert _choices(server)[1:] == [OBJECT, "required"]
+    assert _choices(server) == [OBJECT, "required"]
     assert model._choice.get() == "required"
+    assert bound.invoke("Weather?").tool_calls[0]["name"] == "get_weather"
+    assert _choices(server)[2:] == ["required"]
 
 
 def test_1_a_server_refusing_both_forms_gets_one_error_naming_the_way_out(server: QueuedServer) -> None:
@@ -140,7 +150,7 @@ def test_1_a_server_refusing_both_forms_gets_one_error_naming_the_way_out(server
     with pytest.raises(ProviderError) as caught:
         bound.invoke("Weather?")
     assert caught.value.hint == BOTH_REFUSED
-    assert _choices(server) == ["required", OBJECT]
+    assert _choices(server) == [OBJECT, "required"]
 
 
 def test_1_other_errors_and_other_choices_are_not_asked_again(server: QueuedServer) -> None:
@@ -151,8 +161,8 @@ def test_1_other_errors_and_other_choices_are_not_asked_again(server: QueuedServ
     server.answer = _old_vllm
     with pytest.raises(ProviderError):
         model.bind_tools([get_weather], tool_choice="required").invoke("Weather?")
-    assert _choices(server) == ["required", "required"]
-    assert model._choice.get() == "required"
+    assert _choices(server) == [OBJECT, "required"]
+    assert model._choice.get() == "object"
 
 
 def test_1_copies_share_the_learned_form_and_deep_copies_keep_their_own() -> None:

@@ -176,7 +176,8 @@ def test_a_vllm_400_for_another_field_is_sent_once_with_its_own_hint() -> None:
         model = ChatOpenAI("m", base_url=server.url, api_key="x", max_retries=0, model_kwargs={"top_logprobs": 3})
         with pytest.raises(ProviderError) as info:
             model.with_structured_output(City).invoke("Where is Paris?")
-        assert [body.get("tool_choice") for body in server.requests] == ["required"]
+        assert [body.get("tool_choice") for body in server.requests] == [
+            {"type": "function", "function": {"name": "City"}}]
         assert "force" not in (info.value.hint or "")
 
 

@@ -3,12 +3,14 @@ that names one tool (review 219 #1).
 
 Servers disagree on it, and neither form works everywhere:
 
+* ``{"type": "function", "function": {"name"}}`` with only that tool sent, the form OpenAI's API reference gives and
+  the one sent first: vLLM before 0.8.3 (and servers built on it: DJL-LMI, vendor forks) answers ``"required"`` with
+  400 'tool_choice = "required" is not supported!' and serves the object form by guided decoding, and
+  llama-cpp-python's server fails ``"required"`` with a 500; llama-server reads the object form as ``"auto"``, where
+  the one tool sent is all it can call.
 * ``"required"`` with only that tool sent (the same forced call): LM Studio refuses the object form (400 "Invalid
-  tool_choice type: 'object'. Supported string values: none, auto, required") and llama-server reads it as ``"auto"``
-  without a word, so this is the form sent first (review 214 #1).
-* ``{"type": "function", "function": {"name"}}`` with only that tool sent: vLLM before 0.8.3 (and servers built on
-  it: DJL-LMI, vendor forks) answers ``"required"`` with 400 'tool_choice = "required" is not supported!' and serves
-  the object form by guided decoding.
+  tool_choice type: 'object'. Supported string values: none, auto, required"), so it is asked this way next
+  (review 214 #1).
 
 So a request whose named choice the server refuses (HTTP 400 or 422 whose message names ``tool_choice`` in its own
 words, not one that only quotes the request body back: :func:`refuses_choice`) is asked again
@@ -30,7 +32,7 @@ from toolwire.models.base import ChatRequest
 
 __all__ = ["BOTH_REFUSED", "FORMS", "ChoiceForm", "both_refused", "is_named", "other_form", "refuses_choice"]
 
-FORMS = ("required", "object")
+FORMS = ("object", "required")
 """The two forms, the first sent first (``lower_request``'s ``named_form``)."""
 
 BOTH_REFUSED = ("The server refuses to force a named tool both as tool_choice=\"required\" with that one tool and as "
@@ -46,7 +48,7 @@ class ChoiceForm:
     form.
 
     Args:
-        form: the form to start with (default ``"required"``).
+        form: the form to start with (default ``"object"``).
     """
 
     def __init__(self, form: str = FORMS[0]) -> None:

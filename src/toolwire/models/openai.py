@@ -177,11 +177,10 @@ class ChatOpenAI(SDKChatModel):
             a compatible server. ``False``: OpenAI's rules whatever the host, for a proxy or gateway in front of
             OpenAI (LiteLLM, Portkey, a company gateway). ``True``: a compatible server's rules whatever the host.
             A compatible server is sent a ``tool_choice`` naming one tool (``with_structured_output``,
-            ``bind_tools(..., tool_choice="<tool>")``) with only that tool, as ``"required"`` (LM Studio and
-            llama-server take only the string values); when it refuses that (HTTP 400 refusing ``tool_choice`` in the
-            server's own words, not one that only quotes the request body: vLLM before 0.8.3 answers
-            'tool_choice = "required" is not supported!') the request is sent again once with
-            ``{"type": "function", "function": {"name"}}``, and the form that worked is kept for the model's next
+            ``bind_tools(..., tool_choice="<tool>")``) with only that tool, as ``{"type": "function", "function":
+            {"name"}}``; when it refuses that (HTTP 400 refusing ``tool_choice`` in the server's own words, not one
+            that only quotes the request body: LM Studio takes only the string values) the request is sent again
+            once as ``"required"``, and the form that worked is kept for the model's next
             requests (:mod:`toolwire.models._openai_choice`). ``compatible=False`` sends the object form with every
             tool from the start, but changes the other rules above too.
         api_key: the key, as text, a pydantic ``SecretStr``, or a function that returns it (the ``openai`` SDK

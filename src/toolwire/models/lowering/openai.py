@@ -332,7 +332,7 @@ def _force_by_mode(body: dict[str, Any], choice: str, form: str = "required") ->
 
 def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | None = None, *,
                   max_tokens_field: str = "max_completion_tokens", compatible: bool = False,
-                  named_form: str = "required") -> dict[str, Any]:
+                  named_form: str = "object") -> dict[str, Any]:
     """Build the keyword arguments of ``client.chat.completions.create``.
 
     Args:
@@ -345,13 +345,13 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
         max_tokens_field: ``"max_completion_tokens"`` (OpenAI) or ``"max_tokens"`` (OpenAI-compatible
             servers such as vLLM, SGLang, llama.cpp, Ollama).
         compatible: the request goes to an OpenAI-compatible server, not OpenAI (see
-            :func:`lower_messages`). A ``tool_choice`` naming one tool is then sent as ``"required"`` with only that
-            tool in ``tools`` (the same forced call; LM Studio refuses the object form and llama-server reads it as
-            ``"auto"``), or in the object form with only that tool (see ``named_form``); OpenAI gets
-            ``{"type": "function", "function": {"name"}}`` with every tool.
-        named_form: how a compatible server is sent a ``tool_choice`` naming one tool: ``"required"`` (default) or
-            ``"object"`` (``{"type": "function", "function": {"name"}}``, which vLLM before 0.8.3 takes and
-            ``"required"`` not); ``ChatOpenAI`` sends the other form once when the server refuses one (review 219 #1).
+            :func:`lower_messages`). A ``tool_choice`` naming one tool is then sent with only that tool in
+            ``tools``, in the object form or as ``"required"`` (the same forced call; see ``named_form``); OpenAI
+            gets ``{"type": "function", "function": {"name"}}`` with every tool.
+        named_form: how a compatible server is sent a ``tool_choice`` naming one tool: ``"object"`` (default,
+            ``{"type": "function", "function": {"name"}}``: vLLM before 0.8.3 and llama-cpp-python's server take it
+            and not ``"required"``) or ``"required"`` (LM Studio refuses the object form); ``ChatOpenAI`` sends the
+            other form once when the server refuses one (:mod:`toolwire.models._openai_choice`, review 219 #1).
 
     Returns:
         ``{"model", "messages"[, "tools", "tool_choice", "parallel_tool_calls"], ...options}``.
