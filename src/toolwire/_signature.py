@@ -278,6 +278,9 @@ def napoleon_entry(text: str) -> str:
     colon, start = text.find(":"), text.find("(")
     if start < 0 or colon < start:
         return text
+    close = text.find(")", start)
+    if 0 < close < colon and text.find("(", start + 1, close) < 0:  # ``limit (int): ...``: nothing to take out
+        return text
     depth, end = 0, -1
     for index in range(start, len(text)):  # the parenthesis that closes the type (``(tuple (int, int) or ...)``)
         char = text[index]
