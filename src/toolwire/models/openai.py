@@ -391,10 +391,7 @@ class ChatOpenAI(SDKChatModel):
     def _stream(self, request: ChatRequest, *, whole: bool = False) -> Iterator[AIMessageChunk]:
         """The reply's chunks (see the base class); a named ``tool_choice`` the server refuses before any chunk is
         sent again once in the other form, as :meth:`_generate` does."""
-        form = self._form_for(request)
-        forms = (None,) if form is None else (form, other_form(form))
-        for tried, now in enumerate(forms):
-            model = self if now is None else self._in_form(now)
+        for tried, now, model in self._stream_tries(request):
             chunks = SDKChatModel._stream(model, request, whole=whole)
             started = False
             try:
@@ -407,19 +404,13 @@ class ChatOpenAI(SDKChatModel):
                     self._choice.remember(now)  # type: ignore[arg-type]
                 return
             except ProviderError as error:
-                if started or now is None or not refuses_choice(error):
-                    raise
-                if tried:
-                    raise both_refused(error) from None
+                _refused_before_any_chunk(error, started, now, tried)
             finally:
                 close_stream(chunks)
 
     async def _astream(self, request: ChatRequest, *, whole: bool = False) -> AsyncIterator[AIMessageChunk]:
         """Async :meth:`_stream`."""
-        form = self._form_for(request)
-        forms = (None,) if form is None else (form, other_form(form))
-        for tried, now in enumerate(forms):
-            model = self if now is None else self._in_form(now)
+        for tried, now, model in self._stream_tries(request):
             chunks = SDKChatModel._astream(model, request, whole=whole)
             started = False
             try:
@@ -432,12 +423,16 @@ class ChatOpenAI(SDKChatModel):
                     self._choice.remember(now)  # type: ignore[arg-type]
                 return
             except ProviderError as error:
-                if started or now is None or not refuses_choice(error):
-                    raise
-                if tried:
-                    raise both_refused(error) from None
+                _refused_before_any_chunk(error, started, now, tried)
             finally:
                 await aclose_stream(chunks)
+
+    def _stream_tries(self, request: ChatRequest) -> list[tuple[int, str | None, ChatOpenAI]]:
+        """The tries of :meth:`_stream` and :meth:`_astream`: ``(index, form, model)``, one with no form for a
+        request that names no tool, else the model's form and then the other."""
+        form = self._form_for(request)
+        forms = (None,) if form is None else (form, other_form(form))
+        return [(tried, now, self if now is None else self._in_form(now)) for tried, now in enumerate(forms)]
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
         names = request.tool_parameters
@@ -600,3 +595,13 @@ def _schemas(request: ChatRequest) -> dict[str, Any]:
     """``{tool name: parameters JSON Schema}`` of the bound tools: the text parsers type raw values with it
     (Qwen3-Coder's ``<parameter=...>`` text) and map pythonic spellings such as ``from_`` back."""
     return {t.name: t.parameters for t in request.tools}
+
+
+def _refused_before_any_chunk(error: ProviderError, started: bool, form: str | None, tried: int) -> None:
+    """Return when a stream's named ``tool_choice`` in ``form`` was refused before any chunk and the other form is
+    still to try; else raise ``error`` (a failure of another kind, or after chunks went out) or, on the second form's
+    refusal, :func:`~toolwire.models._openai_choice.both_refused`."""
+    if started or form is None or not refuses_choice(error):
+        raise error
+    if tried:
+        raise both_refused(error) from None
