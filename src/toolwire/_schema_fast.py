@@ -105,6 +105,8 @@ def _fast_core(tp: Any, classes: list[type] | None = None) -> dict[str, Any]:
         choices = [_fast_core(a, classes) for a in args if a is not type(None)]
         if not choices:
             raise Unsupported
+        if classes is not None and len(choices) > 1 and _UnionSeen not in classes:
+            classes.append(_UnionSeen)  # (build_validator then applies the unions' rules: only then, benchmark B3)
         schema = choices[0] if len(choices) == 1 else {"type": "union", "choices": choices}
         return {"type": "nullable", "schema": schema} if len(choices) < len(args) else schema
     if origin is typing.Literal:
@@ -378,6 +380,11 @@ def _ref_overrides(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, An
     return {k: v for k, v in schema.items() if k == "$ref" or k not in target or target[k] != v}
 
 
+class _UnionSeen:
+    """Put in ``classes`` by :func:`_fast_core` once it writes a union of two members or more (no pydantic class:
+    :func:`~toolwire._schema_strict.build_validator` marks only those)."""
+
+
 def fast_function_schema(
     params: list[tuple[str, Any, str | None, bool]], model_name: str
 ) -> tuple[dict[str, Any], Callable[[Any], Any]]:
@@ -411,8 +418,8 @@ def fast_function_schema(
             required.append(name)
     core = {"type": "typed-dict", "fields": fields, "extra_behavior": "forbid",
             "config": {"title": model_name, "extra_fields_behavior": "forbid"}}
-    try:
-        validator = build_validator(core, classes)
+    try:  # (the unions' rules walk the schema: only where a parameter's type holds a union, benchmark B3)
+        validator = build_validator(core, classes, unions=_UnionSeen in classes)
     except Exception:  # a schema pydantic-core refuses (never expected): let the general path report it
         raise Unsupported from None
     raw: dict[str, Any] = {"type": "object", "properties": properties}

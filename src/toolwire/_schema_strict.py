@@ -320,7 +320,8 @@ def strict_class_schema(schema: dict[str, Any], classes: list[type]) -> dict[str
     return result  # type: ignore[no-any-return]
 
 
-def build_validator(schema: Any, classes: list[type], config: dict[str, Any] | None = None) -> SchemaValidator:
+def build_validator(schema: Any, classes: list[type], config: dict[str, Any] | None = None, *,
+                    unions: bool = True) -> SchemaValidator:
     """``SchemaValidator(schema, config)``, building the model and pydantic dataclass ``classes`` from ``schema``,
     whose unions the fast path wrote without :func:`_walk` kept apart (:func:`apart_unions`, review 212 #1).
 
@@ -329,7 +330,7 @@ def build_validator(schema: Any, classes: list[type], config: dict[str, Any] | N
     the rules (for a class whose node changed, or that reaches one through a ``definition-ref``), so those
     classes are marked incomplete while the validator is built. (A validator built meanwhile elsewhere only
     builds such a class from its schema instead, with the same result.)"""
-    marked, schema = [], apart_unions(schema)
+    marked, schema = [], apart_unions(schema) if unions else schema  # (unions=False: the caller saw none)
     try:
         for cls in dict.fromkeys(classes):
             if cls.__dict__.get("__pydantic_complete__") is True:

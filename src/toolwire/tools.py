@@ -253,8 +253,8 @@ class Tool(ToolArguments, Batching):
             raise SchemaError(f"Cannot name a tool for {func!r}: pass name=...")
         check_name(tool_name)
         check_description(tool_name, description)  # (not the docstring's fault: reviews 61, 157 #4)
-        if problem := bad_flags(parse_docstring=parse_docstring):  # ("false" read as True: review 211 #3)
-            raise SchemaError(problem)
+        if type(parse_docstring) is not bool:  # ("false" read as True: review 211 #3)
+            raise SchemaError(str(bad_flags(parse_docstring=parse_docstring)))
         if args_schema is not None:
             if not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
                 other = ("pydantic.v1 model, use toolwire.interop.tool_from_schema(Model.schema(), func)"
