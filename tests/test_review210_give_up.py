@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from _interrupt_scripts import RUN_AND_CTRL_C
 from toolwire import _grace
 
 _SCRIPT = """
@@ -60,35 +61,7 @@ def quick(x: int) -> str:
     \"\"\"Answers at once.\"\"\"
     return "quick"
 
-reply = AIMessage(content="", tool_calls=[{"name": "t", "args": {"x": 1}, "id": "c1"},
-                                          {"name": "quick", "args": {"x": 2}, "id": "c2"}])
-agent = Agent(ScriptedChatModel([reply, "done"]), [t, quick])
-
-def ctrl_c():  # the second once the first reached the helper: during the grace
-    if started.wait(10):
-        time.sleep(0.2)
-        os.kill(os.getpid(), signal.SIGINT)
-        if twice and ignored.wait(10):
-            time.sleep(0.3)
-            os.kill(os.getpid(), signal.SIGINT)
-
-raised = []
-
-async def main():
-    try:
-        await agent.ainvoke("go")
-    except BaseException as exc:
-        raised.append(exc)
-        raise
-
-def main_sync():
-    try:
-        agent.invoke("go")
-    except BaseException as exc:
-        raised.append(exc)
-        raise
-
-threading.Thread(target=ctrl_c, daemon=True).start()
+""" + RUN_AND_CTRL_C + """threading.Thread(target=ctrl_c, daemon=True).start()
 began = time.monotonic()
 try:
     asyncio.run(main()) if api == "async" else main_sync()

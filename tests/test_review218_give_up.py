@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 import toolwire._tool_run
+from _interrupt_scripts import RUN_AND_CTRL_C
 from toolwire import tool
 from toolwire.execution import ToolExecutor
 
@@ -72,34 +73,7 @@ def quick(x: int) -> str:
     \"\"\"Answers at once.\"\"\"
     return "quick"
 
-reply = AIMessage(content="", tool_calls=[{"name": "t", "args": {"x": 1}, "id": "c1"},
-                                          {"name": "quick", "args": {"x": 2}, "id": "c2"}])
-agent = Agent(ScriptedChatModel([reply, "done", "done"]), [t, quick])
-
-def ctrl_c():  # the second once the first reached the stubborn tool: during the grace
-    if started.wait(10):
-        time.sleep(0.2)
-        os.kill(os.getpid(), signal.SIGINT)
-        if twice and ignored.wait(10):
-            time.sleep(0.3)
-            os.kill(os.getpid(), signal.SIGINT)
-
-raised = []
-
-async def main():
-    try:
-        await agent.ainvoke("go")
-    except BaseException as exc:
-        raised.append(exc)
-        raise
-
-def main_sync():
-    try:
-        agent.invoke("go")
-    except BaseException as exc:
-        raised.append(exc)
-        raise
-
+""" + RUN_AND_CTRL_C + """
 async def main_in_loop():  # a sync call from a running loop (Jupyter): on a worker thread's loop
     main_sync()
 
