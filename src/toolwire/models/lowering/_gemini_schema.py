@@ -44,10 +44,11 @@ Everything changed or dropped is named in ``dropped`` (``"<what> at <path>"``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from toolwire.errors import SchemaError
+from toolwire.models.base import to_tool_spec
 from toolwire.models.lowering._common import (
     COMBINATORS,
     constraint_notes,
@@ -58,7 +59,8 @@ from toolwire.models.lowering._common import (
 )
 from toolwire.models.lowering._tuples import position_note
 
-__all__ = ["ITEMS", "JsonPath", "ObjectPath", "Rest", "decode_json_text", "gemini_schema", "json_text_paths"]
+__all__ = ["ITEMS", "JsonPath", "ObjectPath", "Rest", "arguments_text", "call_args", "decode_json_text",
+           "gemini_schema", "json_text_paths", "json_text_plan"]
 
 _TYPES = {"string": "STRING", "integer": "INTEGER", "number": "NUMBER", "boolean": "BOOLEAN",
           "array": "ARRAY", "object": "OBJECT"}
@@ -524,3 +526,33 @@ def decode_json_text(args: Any, paths: list[JsonPath]) -> Any:
     for path in paths:
         args = _decode_at(args, path, path.fits if isinstance(path, ObjectPath) else None)
     return args
+
+
+def json_text_plan(tools: Collection[Any]) -> dict[str, list[JsonPath]]:
+    """Return, for each of ``tools`` (bound tools) that has them, where its lowered schema asks for an untyped value
+    (``Any``, bare ``list`` items) as JSON text, or for a map as JSON text beside a string (``str | dict[str, X]``,
+    an :class:`~toolwire.models.lowering._gemini_schema.ObjectPath`, review 124 #9): ``{tool name: [path, ...]}``,
+    for :func:`parse_response` and :class:`StreamState`, which decode that text back into the value before the
+    call is returned."""
+    plan: dict[str, list[JsonPath]] = {}
+    for tool in tools:
+        spec = to_tool_spec(tool)
+        try:
+            paths = json_text_paths(spec.parameters, spec.name)
+        except SchemaError:
+            continue  # (the request was refused when lowered)
+        if paths:
+            plan[spec.name] = paths
+    return plan
+
+
+def call_args(call: dict[str, Any], json_text: Mapping[str, list[JsonPath]] | None) -> Any:
+    """A function call's ``args`` with the JSON text of the paths ``json_text`` plans for its tool decoded."""
+    args = call.get("args")
+    paths = (json_text or {}).get(call.get("name") or "")
+    return decode_json_text(args, paths) if paths and isinstance(args, dict) else args
+
+
+def arguments_text(call: dict[str, Any], json_text: Mapping[str, list[JsonPath]] | None) -> str:
+    """A function call's arguments as the JSON text a stream gives them (``{}`` when it has none)."""
+    return json.dumps(call_args(call, json_text) or {}, ensure_ascii=False)

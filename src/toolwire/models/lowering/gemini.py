@@ -83,7 +83,13 @@ from toolwire.models.lowering._gemini_code import CODE_PARTS, VisibleText
 from toolwire.models.lowering._gemini_extras import ReplyExtras, gemini_usage
 from toolwire.models.lowering._gemini_finish import cut_call, ended, malformed_call, no_candidate
 from toolwire.models.lowering._gemini_parts import is_empty_text, read_part, sdk_part, signature_bytes, user_parts
-from toolwire.models.lowering._gemini_schema import JsonPath, decode_json_text, gemini_schema, json_text_paths
+from toolwire.models.lowering._gemini_schema import (
+    JsonPath,
+    arguments_text,
+    call_args,
+    gemini_schema,
+    json_text_plan,
+)
 from toolwire.models.lowering._stream import ToolCallMerger
 from toolwire.models.lowering._stream_errors import cut_short, not_a_reply
 
@@ -426,35 +432,6 @@ def _opaque(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-def json_text_plan(tools: Collection[Any]) -> dict[str, list[JsonPath]]:
-    """Return, for each of ``tools`` (bound tools) that has them, where its lowered schema asks for an untyped value
-    (``Any``, bare ``list`` items) as JSON text, or for a map as JSON text beside a string (``str | dict[str, X]``,
-    an :class:`~toolwire.models.lowering._gemini_schema.ObjectPath`, review 124 #9): ``{tool name: [path, ...]}``,
-    for :func:`parse_response` and :class:`StreamState`, which decode that text back into the value before the
-    call is returned."""
-    plan: dict[str, list[JsonPath]] = {}
-    for tool in tools:
-        spec = to_tool_spec(tool)
-        try:
-            paths = json_text_paths(spec.parameters, spec.name)
-        except SchemaError:
-            continue  # (the request was refused when lowered)
-        if paths:
-            plan[spec.name] = paths
-    return plan
-
-
-def _args(call: dict[str, Any], json_text: Mapping[str, list[JsonPath]] | None) -> Any:
-    args = call.get("args")
-    paths = (json_text or {}).get(call.get("name") or "")
-    return decode_json_text(args, paths) if paths and isinstance(args, dict) else args
-
-
-def _arguments_text(call: dict[str, Any], json_text: Mapping[str, list[JsonPath]] | None) -> str:
-    """A function call's arguments as the JSON text a stream gives them (``{}`` when it has none)."""
-    return json.dumps(_args(call, json_text) or {}, ensure_ascii=False)
-
-
 def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collection[str] | None = None,
                    json_text: Mapping[str, list[JsonPath]] | None = None) -> AIMessage:
     """Read a ``GenerateContentResponse`` (REST JSON, snake_case dict, or the SDK object).
@@ -497,9 +474,9 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
     kept_parts, candidate = _reply_parts(data)  # (every call, with single_call too: see above)
     text = VisibleText().of(kept_parts)
     called = [p["function_call"] for p in kept_parts if "function_call" in p]
-    calls = [native_call(c.get("name"), _args(c, json_text), c.get("id"), tool_names) for c in called]
+    calls = [native_call(c.get("name"), call_args(c, json_text), c.get("id"), tool_names) for c in called]
     outcome = _outcome(data, candidate)
-    if calls and (cut := cut_call(outcome, kept_parts, called[-1].get("name"), _arguments_text(called[-1], json_text),
+    if calls and (cut := cut_call(outcome, kept_parts, called[-1].get("name"), arguments_text(called[-1], json_text),
                                   calls[-1].get("id"))) is not None:
         calls[-1] = cut  # the call the token limit stopped the reply in: not run (review 193 #2)
     valid, invalid = split_calls(calls)
@@ -570,7 +547,7 @@ class StreamState:
                 self.calls += 1  # (every call, with single_call too: see parse_response)
                 call = part["function_call"]
                 pieces.append(self.merger.add(index=self.calls, id=call.get("id"), name=call.get("name"),
-                                              args=_args(call, self.json_text) or {}))
+                                              args=call_args(call, self.json_text) or {}))
                 self.parts.append(part)
             elif "text" in part:
                 text.append(self.visible.add(part))
