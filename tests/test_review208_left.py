@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests._namespace_packages import fresh_namespace, namespace_package
 
 from toolwire.cli_tools import load_tools
 from toolwire.errors import UserError
@@ -76,26 +76,12 @@ def test_on_a_host_of_fewer_cores_the_advice_is_the_cores(monkeypatch: pytest.Mo
 
 @pytest.fixture
 def namespace(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A package name no other test uses; forgotten by ``sys.modules`` (and the folders by ``sys.path``) after."""
-    monkeypatch.setattr(sys, "path", list(sys.path))
-    name = f"nsp208_{uuid.uuid4().hex[:8]}"
-    yield name
-    for key in list(sys.modules):
-        if key.partition(".")[0] == name or key.startswith("toolwire_user_tools_"):
-            sys.modules.pop(key, None)
-
-
-def _namespace_package(root: Path, name: str) -> None:
-    (root / name).mkdir(parents=True)
-    (root / name / "util.py").write_text(f"WHO = '{name}.util'\n", encoding="utf-8")
-    (root / name / "tools.py").write_text(
-        "from . import util\nfrom toolwire import tool\n\n\n@tool\ndef nst(x: int) -> str:\n    \"\"\"Who.\"\"\"\n"
-        "    return util.WHO\n", encoding="utf-8")
+    yield from fresh_namespace(monkeypatch, "nsp208")
 
 
 def test_a_namespace_package_file_is_told_to_pass_the_module_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                   namespace: str) -> None:
-    _namespace_package(tmp_path, namespace)
+    namespace_package(tmp_path, namespace)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(UserError) as caught:
         load_tools(f"{namespace}/tools.py")
@@ -109,7 +95,7 @@ def test_a_namespace_package_file_is_told_to_pass_the_module_name(tmp_path: Path
 
 def test_a_namespace_package_two_levels_down_is_named_from_the_current_folder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, namespace: str) -> None:
-    _namespace_package(tmp_path / namespace, "inner")
+    namespace_package(tmp_path / namespace, "inner")
     monkeypatch.chdir(tmp_path)
     with pytest.raises(UserError, match=rf"pass --tools {namespace}\.inner\.tools, then try again\.$"):
         load_tools(f"{namespace}/inner/tools.py")
@@ -120,7 +106,7 @@ def test_no_module_name_is_advised_when_it_does_not_import_the_file(tmp_path: Pa
     """The folder that holds the namespace package is neither the current one nor on the import path (nor under a
     folder that is): ``--tools nsp.tools`` from here would fail, so the advice names the folder to run it from, as a
     regular package's does (review 218 #5: it said "fix the code there")."""
-    _namespace_package(tmp_path / "elsewhere", namespace)
+    namespace_package(tmp_path / "elsewhere", namespace)
     (tmp_path / "work").mkdir()
     monkeypatch.chdir(tmp_path / "work")
     with pytest.raises(UserError) as caught:
@@ -134,7 +120,7 @@ def test_no_module_name_is_advised_when_it_does_not_import_the_file(tmp_path: Pa
 def test_a_namespace_package_under_a_plain_folder_is_named_from_the_current_one(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, namespace: str) -> None:
     """``elsewhere/nsp/tools.py``: ``elsewhere`` is a namespace package too, so ``elsewhere.nsp.tools`` loads it."""
-    _namespace_package(tmp_path / "elsewhere", namespace)
+    namespace_package(tmp_path / "elsewhere", namespace)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(UserError, match=rf"pass --tools elsewhere\.{namespace}\.tools, then try again\.$"):
         load_tools(f"elsewhere/{namespace}/tools.py")
@@ -143,7 +129,7 @@ def test_a_namespace_package_under_a_plain_folder_is_named_from_the_current_one(
 def test_no_module_name_is_advised_when_another_package_has_that_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                       namespace: str) -> None:
     """``json/tools.py`` here: ``import json.tools`` looks in the standard library's json, not in this folder."""
-    _namespace_package(tmp_path, "json")
+    namespace_package(tmp_path, "json")
     monkeypatch.chdir(tmp_path)
     with pytest.raises(UserError) as caught:
         load_tools("json/tools.py")

@@ -6,31 +6,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from tests._compatible_tools import City, get_weather, now
 from tests._queued_http import QueuedServer, serving
 
-from toolwire import tool
 from toolwire.messages import HumanMessage
 from toolwire.models import ChatOpenAI
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering.openai import lower_request
-
-
-class City(BaseModel):
-    name: str
-    country: str
-
-
-@tool
-def get_weather(city: str) -> str:
-    """Get the weather for a city."""
-    return f"Sunny in {city}"
-
-
-@tool
-def now() -> str:
-    """Current time."""
-    return "12:00"
 
 
 @pytest.fixture

@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
+from tests._namespace_packages import fresh_namespace, namespace_package
 
 from toolwire import Agent, ToolExecutor, tool
 from toolwire.errors import ToolExecutionError, UserError
@@ -178,25 +178,12 @@ def test_a_nested_tools_values_are_hidden_too() -> None:
 
 @pytest.fixture
 def namespace(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setattr(sys, "path", list(sys.path))
-    name = f"nsp218_{uuid.uuid4().hex[:8]}"
-    yield name
-    for key in list(sys.modules):
-        if key.partition(".")[0] == name or key.startswith("toolwire_user_tools_"):
-            sys.modules.pop(key, None)
-
-
-def _namespace_package(root: Path, name: str) -> None:
-    (root / name).mkdir(parents=True)
-    (root / name / "util.py").write_text(f"WHO = '{name}.util'\n", encoding="utf-8")
-    (root / name / "tools.py").write_text(
-        "from . import util\nfrom toolwire import tool\n\n\n@tool\ndef nst(x: int) -> str:\n    \"\"\"Who.\"\"\"\n"
-        "    return util.WHO\n", encoding="utf-8")
+    yield from fresh_namespace(monkeypatch, "nsp218")
 
 
 def test_a_namespace_package_from_another_folder_is_told_where_to_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                       namespace: str) -> None:
-    _namespace_package(tmp_path / "proj", namespace)
+    namespace_package(tmp_path / "proj", namespace)
     (tmp_path / "other").mkdir()
     monkeypatch.chdir(tmp_path / "other")
     with pytest.raises(UserError) as caught:
@@ -218,7 +205,7 @@ def test_a_namespace_name_a_module_elsewhere_takes_gets_no_advice(tmp_path: Path
     from toolwire.cli_tools import load_tools
 
     monkeypatch.setattr(sys, "path", list(sys.path))
-    _namespace_package(tmp_path / "proj", "json")
+    namespace_package(tmp_path / "proj", "json")
     (tmp_path / "other").mkdir()
     monkeypatch.chdir(tmp_path / "other")
     with pytest.raises(UserError) as caught:

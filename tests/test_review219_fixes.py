@@ -11,32 +11,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from tests._compatible_tools import City, get_weather, now
 from tests._queued_http import QueuedServer, serving
 
-from toolwire import tool
 from toolwire.errors import ProviderError
 from toolwire.messages import HumanMessage, ToolMessage, merge_chunks
 from toolwire.models import ChatOpenAI
 from toolwire.models._openai_choice import BOTH_REFUSED
 from toolwire.models.lowering import openai as codec
-
-
-class City(BaseModel):
-    name: str
-    country: str
-
-
-@tool
-def get_weather(city: str) -> str:
-    """Get the weather for a city."""
-    return f"Sunny in {city}"
-
-
-@tool
-def now() -> str:
-    """Current time."""
-    return "12:00"
 
 
 @pytest.fixture
