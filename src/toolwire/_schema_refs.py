@@ -7,6 +7,7 @@ Re-exported by :mod:`toolwire.schema`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
@@ -240,21 +241,31 @@ def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str
     extra = False
     objects: dict[str, list[str] | None] = {}  # objects that got an unknown key: their fields, when known
     errors = exc.errors(include_url=False)
+    # a union of objects told apart by a tag: only the errors of the member the tag picks (review 237 #1)
+    tagged = _TaggedUnions(errors, schema) if schema is not None and len(errors) > 1 else None
+    if tagged is not None:
+        errors = tagged.errors
     # a key refused by one member of a union that another member takes is not the error (Cat | Dog given
     # {"meow": ..., "zzz": ...}: "meow" is Cat's field, only "zzz" is unknown); said only when nothing else is
     fine = [err for err in errors if err.get("type") in _UNKNOWN_KEY and len(err.get("loc", ())) > 1
+            and not (tagged is not None and id(err) in tagged.labels)
             and str(err["loc"][-1]) in _any_member_fields(tuple(err["loc"][:-1]), schema)]
     if len(fine) < len(errors):
         errors = [err for err in errors if not any(err is f for f in fine)]
+    labelled: dict[int, str] = {}  # the index in entries of the first entry of each picked member: its label
     for err in errors:
         full = tuple(err.get("loc", ()))
         loc = shown_path(full, schema) or "(arguments)"
         kind = err.get("type")
-        if kind == "missing":
+        at = len(entries)
+        if tagged is not None and id(err) in tagged.missing_tag:
+            entries.append(f"'{loc}' is required but missing (one of {tagged.missing_tag[id(err)]})")
+        elif kind == "missing":
             entries.append(f"'{loc}' is required but missing")
         elif kind in _UNKNOWN_KEY and len(full) > 1:
             parent = shown_path(full[:-1], schema)
-            objects.setdefault(parent, field_names(full[:-1], schema))
+            fields = tagged.fields.get(full[:-1]) if tagged is not None else None
+            objects.setdefault(parent, fields if fields is not None else field_names(full[:-1], schema))
             entries.append(f"'{loc}' is not an allowed field of '{parent}' (got {_short(err.get('input'))})")
         elif kind in _UNKNOWN_KEY:
             extra = True
@@ -264,14 +275,21 @@ def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str
             if key not in messages:
                 messages[key] = []
                 entries.append(key)
+            else:
+                at = entries.index(key)
             if str(err.get("msg")) not in messages[key]:
                 messages[key].append(str(err.get("msg")))
+        label = tagged.labels.get(id(err)) if tagged is not None else None
+        if label is not None and label not in labelled.values():
+            labelled.setdefault(at, label)
     parts: list[str] = []
-    for entry in entries:
+    for index, entry in enumerate(entries):
         if isinstance(entry, tuple):
             first, *rest = messages[entry]
             text = ", or ".join([first, *(m[:1].lower() + m[1:] for m in rest)])
             entry = f"'{entry[0]}': {text} (got {entry[1]})"
+        if index in labelled:
+            entry = f"{labelled[index]}: {entry}"
         if entry not in parts:
             parts.append(entry)
     text = f"Invalid arguments for tool '{tool_name}': " + "; ".join(parts) + "."
@@ -288,6 +306,110 @@ def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str
     return text
 
 
+class _TaggedUnions:
+    """The errors of a value that fits no member of a union of objects told apart by a tag (a property every member
+    requires with one value, ``const`` or a one-item ``enum``, a different one in each: ``op: Literal["add"]`` or
+    ``op: Literal["delete"]``) cut down to what the model should fix (review 237 #1), as the JSON-Schema path does
+    (:mod:`toolwire.interop._union_errors`): pydantic lists every member's errors, so a call that picked
+    ``"add"`` and sent a stray key was told to send ``"delete"``.
+
+    - the tag picks a member: only that member's errors are kept (its unknown keys included, though another
+      member takes them), the first one said ``with op "add": ...``, and the fields of that member are listed;
+    - the tag is there but picks none: only the errors on the tag (``Input should be 'add', or ...``);
+    - the tag is missing: only that, with the values it takes.
+
+    A tag that has a default (not required) is left alone, since a value may leave it out.
+
+    Attributes:
+        errors: the errors to word, in pydantic's order.
+        labels: ``id(error)`` -> ``'with op "add"'``, for each kept error of a picked member.
+        missing_tag: ``id(error)`` -> the values the tag takes (``'"add", "delete"'``), for a missing tag's error.
+        fields: a picked member's pydantic ``loc`` -> its property names.
+    """
+
+    __slots__ = ("errors", "fields", "labels", "missing_tag")
+
+    def __init__(self, errors: list[Any], schema: Mapping[str, Any]) -> None:
+        self.labels: dict[int, str] = {}
+        self.missing_tag: dict[int, str] = {}
+        self.fields: dict[tuple[Any, ...], list[str]] = {}
+        unions: dict[tuple[Any, ...], list[Any]] = {}  # a union's pydantic loc (outer ones first) -> its branches
+        for err in errors:
+            points: list[tuple[int, list[Any]]] = []
+            loc = tuple(err.get("loc", ()))
+            _schemas_at(loc, schema, points)
+            for index, branches in points:
+                unions.setdefault(loc[:index], branches)
+        for prefix, branches in unions.items():
+            errors = self._cut(errors, prefix, branches)
+        self.errors = errors
+
+    def _cut(self, errors: list[Any], prefix: tuple[Any, ...], branches: list[Any]) -> list[Any]:
+        found = _required_tag(branches)
+        if found is None:
+            return errors
+        tag, values = found
+        size = len(prefix)
+        members: dict[Any, list[Any]] = {}  # member name (pydantic's loc step) -> its errors
+        for err in errors:
+            loc = tuple(err.get("loc", ()))
+            if len(loc) > size and loc[:size] == prefix:
+                members.setdefault(loc[size], []).append(err)
+        if len(members) < 2:
+            return errors
+        on_tag = {name: [e for e in errs if tuple(e.get("loc", ()))[size + 1:] == (tag,)]
+                  for name, errs in members.items()}
+        picked = [name for name, errs in on_tag.items() if not errs]
+        given = [e.get("input") for errs in on_tag.values() for e in errs if e.get("type") != "missing"]
+        if len(picked) == 1 and given:
+            branch = next((b for b, v in zip(branches, values, strict=True)
+                           if v == given[0] and type(v) is type(given[0])), None)
+            if branch is None:
+                return errors
+            keep = {id(e) for e in members[picked[0]]}
+            label = f"with {tag} {_json(given[0])}"
+            for err in members[picked[0]]:
+                self.labels[id(err)] = f"{self.labels[id(err)]}, {label}" if id(err) in self.labels else label
+            self.fields[(*prefix, picked[0])] = list(branch["properties"])
+        elif not picked:
+            keep = {id(e) for errs in on_tag.values() for e in errs}
+            if not given:
+                shown = ", ".join(_json(v) for v in values)
+                self.missing_tag.update((i, shown) for i in keep)
+        else:
+            return errors
+        dropped = {id(e) for errs in members.values() for e in errs} - keep
+        return [err for err in errors if id(err) not in dropped]
+
+
+def _required_tag(branches: list[Any]) -> tuple[str, list[Any]] | None:
+    """The property that tells a union's object branches apart (see :class:`_TaggedUnions`) and each branch's value
+    of it, or ``None``."""
+    if len(branches) < 2 or not all(isinstance(b, Mapping) and isinstance(b.get("properties"), Mapping)
+                                    and isinstance(b.get("required"), list) for b in branches):
+        return None
+    for name in branches[0]["properties"]:
+        values = []
+        for branch in branches:
+            prop = branch["properties"].get(name)
+            if name not in branch["required"] or not isinstance(prop, Mapping):
+                break
+            if "const" in prop:
+                values.append(prop["const"])
+            elif isinstance(prop.get("enum"), list) and len(prop["enum"]) == 1:
+                values.append(prop["enum"][0])
+            else:
+                break
+        else:
+            if len({_json(v) for v in values}) == len(values):
+                return name, values
+    return None
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
 def _short(value: Any, limit: int = 80) -> str:
     """The ``repr`` of an argument value for a validation message, cut to ``limit`` characters; ``"<TypeName>"``
     when its ``repr`` raises (an object whose ``__repr__`` reads a closed session, an int too long for text), so
@@ -296,9 +418,11 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _schemas_at(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> tuple[list[str], list[Any]]:
+def _schemas_at(loc: tuple[Any, ...], schema: Mapping[str, Any] | None,
+                points: list[tuple[int, list[Any]]] | None = None) -> tuple[list[str], list[Any]]:
     """``loc`` as the steps the model wrote (see :func:`shown_path`) and the schemas the path can end at (none
-    when the schema cannot be followed that far)."""
+    when the schema cannot be followed that far). ``points``, when given, gets ``(index, branches)`` for each step
+    of ``loc`` that is the name of a union member (the union's branches, when there is one union there)."""
     nodes: list[Any] = [schema] if isinstance(schema, Mapping) else []
     shown: list[str] = []
     for index, step in enumerate(loc):
@@ -307,6 +431,8 @@ def _schemas_at(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> tuple
             return shown, []
         unions = [_union_branches(node) for node in nodes]
         if all(len(branches) > 1 for branches in unions):
+            if points is not None and len(unions) == 1:
+                points.append((index, unions[0]))
             nodes = [branch for branches in unions for branch in branches]
             continue
         shown.append(str(step))
