@@ -385,7 +385,8 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
             every item has started, is not raised: every item was run, and the report is finished (its errors
             counted as such).
         RunInterrupted: a ``KeyboardInterrupt``, raised after saving the items scored so far to ``out`` and
-            holding them as its ``report`` (which then has ``finished=None``); with threads, queued items are
+            holding them as its ``report`` (which then has ``finished=None``; when this run scored no item,
+            ``out`` is left as it was, not written); with threads, queued items are
             cancelled and running ones abandoned (its ``running``: Python still waits for those model calls to
             return before the process exits). A rerun with the same ``out`` resumes.
     """
@@ -427,10 +428,10 @@ def _run(model: Any, items: list[BfclItem], cats: list[str], data_dir: str | Pat
                     started or _now(), settings=settings)  # a resumed run keeps its start
     cache: dict[str, str] = {}
 
-    def publish(final: bool = False) -> None:
+    def publish(final: bool = False, save: bool = True) -> None:
         report.items = [*(done[i.id] for i in items if i.id in done), *kept]
         report.finished = _now() if final else None
-        if out_path is not None:
+        if out_path is not None and save:
             report.save(out_path, cache=cache)
 
     def tick() -> None:
@@ -441,6 +442,7 @@ def _run(model: Any, items: list[BfclItem], cats: list[str], data_dir: str | Pat
     running: list[Future[ItemResult]] = []  # with threads, after Ctrl-C: the items still running
     failures = _Failures(resumable=out_path is not None, retried=(i.id for i in before if i.reason == "error"))
     stop: str | None = None
+    resumed = len(done)
     tick()
     try:
         if concurrency == 1:
@@ -455,9 +457,9 @@ def _run(model: Any, items: list[BfclItem], cats: list[str], data_dir: str | Pat
                 stop = None  # (a stop on the last item: every item was run, a finished run)
         else:
             stop = _run_threads(model, todo, concurrency, done, publish, tick, running, failures)
-    except KeyboardInterrupt:
-        publish()
-        raise RunInterrupted(report, running) from None
+    except KeyboardInterrupt:  # saved only when this run scored an item: else ``out`` is left as it was (none, an
+        publish(save=len(done) > resumed)  # empty one, or the report resumed), not made a report of no item (review
+        raise RunInterrupted(report, running) from None  # 238 #1: a rerun with another model was then refused)
     if stop is not None:  # (saved already, finished None; the report goes with the error, as with Ctrl-C)
         raise RunStopped(stop, report)
     publish(final=True)
