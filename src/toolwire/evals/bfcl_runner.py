@@ -124,12 +124,16 @@ def model_settings(model: Any) -> dict[str, Any]:
 
 
 def _server_url(url: str) -> str:
-    """``url`` as a report records a server: without credentials (:func:`_without_credentials`) and without a
-    trailing ``/`` on its path, which reaches the same endpoint (review 197 #4: ``.../v1/`` was refused on resume as
-    another server than ``.../v1``)."""
-    url = _without_credentials(url)
+    """``url`` as a report records a server: without credentials (:func:`_without_credentials`), its scheme and
+    host lower-cased (they are case-insensitive, RFC 3986 6.2.2.1: review 238 #5 found ``http://LOCALHOST:8000/v1``
+    refused on resume as another server), and without a trailing ``/`` on its path, which reaches the same endpoint
+    (review 197 #4); the rest (path, query) is kept as it is."""
+    url = _without_credentials(url)  # (no user:password@ left: the whole netloc is the host and port)
     parts = urlsplit(url)
-    return urlunsplit(parts._replace(path=parts.path.rstrip("/"))) if parts.path.endswith("/") else url
+    lowered = parts._replace(netloc=parts.netloc.lower(), path=parts.path.rstrip("/"))  # (urlsplit lower-cases
+    if lowered == parts and url.startswith(parts.scheme):  # the scheme itself): a URL already so is kept verbatim
+        return url
+    return urlunsplit(lowered)
 
 
 def _without_credentials(url: str) -> str:
