@@ -95,6 +95,14 @@ _TYPE_MAP = {
     "array": "array", "list": "array", "tuple": "array",
     "null": "null",
 }
+# the AST categories toolwire scores, as the refusal of any other names them
+_SCORED = ("simple_python, simple_java, simple_javascript, multiple, parallel, parallel_multiple, irrelevance and "
+           "their live_ versions (live_simple, live_multiple, live_parallel, live_parallel_multiple, live_irrelevance, "
+           "live_relevance)")
+# BFCL categories whose answers are not AST answer keys (review 238 #2: refused as not scored, not as broken lines):
+# executed calls (v3+'s exec_*, v1's executable_*, rest), plain answers (v4's web_search_*, memory_*), v1's chatable
+_NOT_AST_PREFIXES = ("exec_", "executable_", "web_search", "memory_")
+_NOT_AST = frozenset({"rest", "executable", "chatable", "web_search", "memory"})
 JSON_TYPES = frozenset({"object", "number", "integer", "string", "boolean", "array", "null"})
 _NAME_BAD = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -307,13 +315,17 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
     Raises:
         UserError: missing files, invalid JSON, a question file with no item, a negative ``limit``, two items
             (or answers) with one id, an item without an answer, an item whose ``function`` entries or question
-            messages are not JSON objects (naming its file and line), or a multi-turn category (those need
-            executing the tools, which this loader does not do).
+            messages are not JSON objects (naming its file and line), a multi-turn category (those need
+            executing the tools, which this loader does not do), or a category whose answers are not AST answer
+            keys (``exec_*``, ``executable_*``, ``rest``, ``web_search_*``, ``memory_*``, ``chatable``).
     """
     canonical = resolve_category(category)
     if "multi_turn" in canonical:
-        raise UserError(f"BFCL category {canonical!r} is multi-turn; "
-                        "only single-turn categories are supported.")
+        raise UserError(f"BFCL category {canonical!r} is multi-turn; only single-turn categories are supported: "
+                        f"{_SCORED}.")
+    if canonical in _NOT_AST or canonical.startswith(_NOT_AST_PREFIXES):
+        raise UserError(f"BFCL category {canonical!r} is not scored by toolwire (its answers are executed calls or "
+                        f"plain answers, not AST answer keys); toolwire scores {_SCORED}.")
     if limit is not None and limit < 0:
         raise UserError(f"limit must be 0 or more, not {limit}.")
     questions_path, answers_path = find_category_files(data_dir, canonical)
