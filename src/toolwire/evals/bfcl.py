@@ -168,6 +168,13 @@ def _no_folder(folder: Path) -> UserError:
                      "the BFCL_v4_<category>.json question files (this project's CI keeps them in ../shared/bfcl).")
 
 
+def _answer_folder(folder: Path) -> UserError:
+    """The error of a data folder that is BFCL's ``possible_answer`` folder (review 238 #3: an easy slip, which was
+    said as a missing ``possible_answer/possible_answer/`` file)."""
+    return UserError(f"{str(folder)!r} is BFCL's answer folder, not its data folder: pass the folder above it "
+                     f"({str(folder.parent)!r}), which holds the BFCL_v4_<category>.json question files.")
+
+
 def available_categories(data_dir: str | Path) -> list[str]:
     """Return the sorted canonical categories with a question file (``BFCL_v4_<name>.json``, or an earlier
     release's name) in ``data_dir``.
@@ -207,15 +214,21 @@ def find_category_files(data_dir: str | Path, category: str) -> tuple[Path, Path
     canonical = resolve_category(category)
     if not folder.is_dir():
         raise _no_folder(folder)
-    for name in _file_names(canonical):
+    names = _file_names(canonical)
+    if folder.name.lower() == "possible_answer" and any((folder.parent / name).is_file() for name in names):
+        raise _answer_folder(folder)
+    for name in names:
         questions = folder / name
         if questions.is_file():
             if canonical.endswith("relevance"):
                 return questions, None
             answers = folder / "possible_answer" / name
             if not answers.is_file():
-                raise UserError(f"BFCL answer file {str(answers)!r} is missing "
-                                f"(needed to score {canonical}).")
+                if folder.name.lower() == "possible_answer":
+                    raise _answer_folder(folder)
+                raise UserError(f"BFCL answer file {str(answers)!r} is missing (needed to score {canonical}): get a "
+                                "fresh copy of the BFCL data with its possible_answer folder, or leave out that "
+                                "category.")
             return questions, answers
     have = ", ".join(available_categories(folder)) or "none"
     raise UserError(f"No BFCL data for category {category!r} in {str(folder)!r}; available: {have}.")
@@ -358,7 +371,8 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
             elif "id" not in row and index < len(by_line):
                 truth = by_line[index]
             else:
-                raise UserError(f"BFCL item {item_id!r} has no answer in {str(answers_path)!r}.")
+                raise UserError(f"BFCL item {item_id!r} has no answer in {str(answers_path)!r}: add its answer line, "
+                                "or get a fresh copy of the BFCL data (question and answer files of one release).")
         if truth is not None:
             truth = _numbered_names(truth, functions)
         items.append(BfclItem(item_id, canonical, _normalise_question(row.get("question", ""), where),
