@@ -91,8 +91,8 @@ def model_settings(model: Any) -> dict[str, Any]:
     ``"pythonic; json with 2+ tools"``), so that a report of other defaults is not resumed (loading the model to read
     them), and a local model the sha256 of its GGUF file (``gguf_sha256``, from its ``file_sha256()``), so that a
     report of another file of the same name is not resumed either; a server model its ``provider`` and
-    ``base_url`` (without credentials or a trailing ``/``, its scheme and host lower-cased), so that another server's model of the same name is not
-    resumed either (review 85).
+    ``base_url`` (without credentials or a trailing ``/``, its scheme and host lower-cased), so that another
+    server's model of the same name is not resumed either (review 85).
 
     Raises:
         UserError: a local model's file cannot be found or read."""
