@@ -15,12 +15,14 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
 from toolwire.errors import UserError
 from toolwire.evals.bfcl import load_category
 from toolwire.evals.bfcl_checker import category_kind, check_calls
+from toolwire.evals.report import Report
 from toolwire.parsing.call_lists import text_calls
 
 
@@ -30,8 +32,11 @@ def rescore(report: dict[str, Any], data: Path) -> list[tuple[dict[str, Any], di
     items = {it.id: it for cat in categories for it in load_category(data, cat)}
     out = []
     for stored in report["items"]:
-        item = items[stored["id"]]
-        calls = list(stored["actual"])
+        item = items.get(stored["id"])
+        if item is None:
+            raise UserError(f"The report's item {stored['id']!r} is not in the BFCL data in {str(data)!r}: pass the "
+                            "--data folder the report was scored on.")
+        calls = list(stored.get("actual") or [])
         if category_kind(item.category) == "irrelevance" and not calls:
             names = item.toolset().names
             calls = [{"name": names.get(c["name"], c["name"]), "args": c["args"]}
@@ -44,6 +49,37 @@ def rescore(report: dict[str, Any], data: Path) -> list[tuple[dict[str, Any], di
     return out
 
 
+def read_report(path: Path) -> dict[str, Any]:
+    """The JSON object of the report at ``path`` (a ``.gz`` file is read through gzip), checked to be a report
+    ``toolwire eval bfcl --out`` wrote (:meth:`toolwire.evals.report.Report.from_dict` reads it).
+
+    Raises:
+        SystemExit: the file cannot be read, or is not such a report; its message is one line starting with
+            ``error:`` (review 238 #4: a wrong path or file ended in a traceback).
+    """
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as handle:
+            report = json.load(handle)
+    except (gzip.BadGzipFile, EOFError, zlib.error, ValueError) as exc:  # (ValueError: not JSON, or not UTF-8)
+        raise SystemExit(_not_a_report(path, f"{type(exc).__name__}: {exc}")) from None
+    except OSError as exc:
+        raise SystemExit(f"error: cannot read the BFCL report {str(path)!r} ({exc.strerror or exc}): check the "
+                         "path.") from None
+    try:
+        Report.from_dict(report)
+    except UserError:
+        raise SystemExit(_not_a_report(path, "no 'model' and 'items'")) from None
+    except (TypeError, AttributeError, ValueError) as exc:  # items that are not objects, or lack fields
+        raise SystemExit(_not_a_report(path, f"{type(exc).__name__}: {exc}")) from None
+    return report
+
+
+def _not_a_report(path: Path, detail: str) -> str:
+    return (f"error: {str(path)!r} is not a BFCL report toolwire wrote ({detail}): pass the JSON (or .json.gz) file "
+            "that toolwire eval bfcl --out wrote.")
+
+
 def main() -> None:
     """Parse the command line, rescore, print one row per category."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -53,9 +89,7 @@ def main() -> None:
     parser.add_argument("--list", action="store_true", help="print the ids whose verdict changed")
     parser.add_argument("--out", type=Path, help="write the rescored report here (JSON)")
     args = parser.parse_args()
-    opener = gzip.open if args.report.suffix == ".gz" else open
-    with opener(args.report, "rt", encoding="utf-8") as handle:
-        report = json.load(handle)
+    report = read_report(args.report)
     data = args.data or next((folder for folder in (Path(str(report.get("data_dir") or "-")),
                                                    Path(__file__).resolve().parents[2] / "shared" / "bfcl")
                               if folder.is_dir()), Path("../shared/bfcl"))  # (review 117: only from the repo root)
