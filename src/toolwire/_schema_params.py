@@ -1,7 +1,7 @@
 """Readings of a function's parameters for :func:`toolwire.schema.function_schema` that run only off its common path
 (review 175): a default written in ``Annotated[..., Field(default=...)]``, the error for a type hint that names a class
-defined later in the module, the refusal of a pydantic model class made into a tool, and the description of a
-documented parameter whose type is a class with a docstring of its own.
+defined later in the module, the refusal of a pydantic model class made into a tool, the description of a
+documented parameter whose type is a class with a docstring of its own, and the keys of ``**kwargs: Unpack[TD]``.
 
 Private to :mod:`toolwire.schema`.
 """
@@ -12,8 +12,10 @@ import ast
 import functools
 import inspect
 import sys
-from typing import Annotated, Any, get_args
+import typing
+from typing import Annotated, Any, get_args, get_origin
 
+import typing_extensions
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
@@ -21,7 +23,7 @@ from pydantic_core import PydanticUndefined
 from toolwire._schema_compat import _field_copy
 from toolwire.errors import SchemaError
 
-__all__ = ["annotated_default", "model_class_error", "unresolved_hint_error", "with_class_texts"]
+__all__ = ["annotated_default", "model_class_error", "unpacked_kwargs", "unresolved_hint_error", "with_class_texts"]
 
 
 def annotated_default(annotation: Any) -> tuple[Any, FieldInfo] | None:
@@ -150,3 +152,53 @@ def _as_sentence(text: str) -> str:
     if not text or text.rstrip(_CLOSERS).endswith(_STOPS):
         return text
     return f"{text}."
+
+
+_UNPACKS = frozenset((typing.Unpack, typing_extensions.Unpack))  # (typing_extensions' own before Python 3.12)
+_KEY_WRAPPERS = frozenset((typing.Required, typing.NotRequired, typing_extensions.Required,
+                           typing_extensions.NotRequired, typing_extensions.ReadOnly))
+
+
+def unpacked_kwargs(tool_name: str, name: str, hint: Any,
+                    taken: list[str]) -> list[tuple[str, Any, bool]] | None:
+    """The keys of ``**name: Unpack[TD]`` (PEP 692), which a call passes as keyword arguments, as parameters
+    ``(key, annotation, required)`` in ``TD``'s order (``Required``/``NotRequired``/``ReadOnly`` taken off the
+    annotation, ``total=False`` read), as pydantic's ``validate_call`` reads them (review 237 #2); None when ``hint``
+    (the ``**`` parameter's type hint, or None) is no ``Unpack[...]``.
+
+    Args:
+        tool_name: the tool's name, for messages.
+        name: the ``**`` parameter's name.
+        hint: its type hint.
+        taken: the names of the function's other parameters.
+
+    Raises:
+        SchemaError: ``Unpack`` of something else than a TypedDict, a key that is also the name of another
+            parameter, or type hints of the TypedDict that cannot be resolved.
+    """
+    if get_origin(hint) not in _UNPACKS:
+        return None
+    args = get_args(hint)
+    target = args[0] if len(args) == 1 else None
+    if not typing_extensions.is_typeddict(target):
+        raise SchemaError(f"Tool {tool_name!r} types **{name} as {hint!r}, and toolwire reads Unpack[...] there of a "
+                          "TypedDict only (PEP 692): name a TypedDict class, or give the function a named parameter "
+                          "for each value the model should send.")
+    try:
+        hints = typing.get_type_hints(target, include_extras=True)
+    except Exception as exc:  # (a forward reference that does not resolve)
+        raise unresolved_hint_error(tool_name, exc, target) from None
+    required_keys = getattr(target, "__required_keys__", frozenset(hints))
+    clash = [key for key in hints if key in taken]
+    if clash:
+        raise SchemaError(f"Tool {tool_name!r} takes **{name}: Unpack[{target.__name__}], whose key {clash[0]!r} is "
+                          f"also a parameter of the function, so a call could not pass both: rename one of them.")
+    out = []
+    for key, annotation in hints.items():
+        required = key in required_keys  # (which misses a Required[...] written as text: the hint tells)
+        while (origin := get_origin(annotation)) in _KEY_WRAPPERS:
+            if origin is not typing_extensions.ReadOnly:
+                required = origin in (typing.Required, typing_extensions.Required)
+            annotation = get_args(annotation)[0]
+        out.append((key, annotation, required))
+    return out

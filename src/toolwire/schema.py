@@ -11,9 +11,10 @@ Rules (issue [1] of the project, and the cases S1-S2 of ``shared/cases``):
   TypedDict with Required/NotRequired, ``Annotated[T, "description"]``, ``Annotated[T, Field(...)]``).
   A parameter without a hint accepts any JSON value.
 * ``*args`` and ``**kwargs`` are left out (with a :class:`~toolwire.errors.ToolDefinitionWarning`: the model
-  cannot pass them), and so is the first parameter of a function written in a class body when it is named
-  ``self`` or ``cls`` (a plain function keeps a parameter of that name). A docstring entry for a parameter the
-  function does not have (a typo) is a ``ToolDefinitionWarning`` too.
+  cannot pass them), but for ``**kwargs: Unpack[TD]`` (PEP 692), whose TypedDict's keys are parameters (required
+  or not as ``TD`` says) passed as keyword arguments; and so is the first parameter of a function written in a
+  class body when it is named ``self`` or ``cls`` (a plain function keeps a parameter of that name). A docstring
+  entry for a parameter the function does not have (a typo) is a ``ToolDefinitionWarning`` too.
 * Descriptions come from the docstring through ``docstring_parser`` (Google, NumPy, Sphinx/reST and
   Epydoc styles are detected): the tool description is the summary plus the following paragraphs,
   never the ``Args``/``Returns``/``Raises`` sections; each parameter takes its own description (Google
@@ -47,7 +48,13 @@ from pydantic_core import SchemaError as CoreSchemaError
 from toolwire._schema_compat import _annotation_description, _compat, _field_copy, resolved_adapter
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
 from toolwire._schema_json import reader
-from toolwire._schema_params import annotated_default, model_class_error, unresolved_hint_error, with_class_texts
+from toolwire._schema_params import (
+    annotated_default,
+    model_class_error,
+    unpacked_kwargs,
+    unresolved_hint_error,
+    with_class_texts,
+)
 from toolwire._schema_patterns import regex_build_error
 from toolwire._schema_refs import (
     _object_schema,
@@ -433,7 +440,8 @@ def function_schema(
             one pydantic's Rust regex engine cannot build (the message names the piece it refused, a lookaround,
             a backreference or Python's ``\\Z``, and the fix) or no regular expression at all, or ``func`` is a
             pydantic model class (pass it as ``args_schema`` too; a ``pydantic.v1`` one: use
-            :func:`toolwire.interop.tool_from_schema` with its ``.schema()``).
+            :func:`toolwire.interop.tool_from_schema` with its ``.schema()``), or ``**kwargs`` is typed
+            ``Unpack[...]`` of something else than a TypedDict or of one whose key is another parameter's name.
 
     Warns:
         ToolDefinitionWarning: the function takes ``*args``/``**kwargs`` (left out of the schema), or its docstring
@@ -452,6 +460,10 @@ def function_schema(
             hints = type_hints_in_callers(hint_target(func), exc)
     except Exception as exc:  # NameError for unresolved forward references (defined later: review 175 #8), ...
         raise unresolved_hint_error(tool_name, exc, hint_target(func)) from None
+    unpacked = None  # the keys of **kwargs: Unpack[TD] (PEP 692), as parameters (review 237 #2)
+    if params and params[-1][1] is inspect.Parameter.VAR_KEYWORD and params[-1][0] in hints:
+        unpacked = unpacked_kwargs(tool_name, params[-1][0], hints[params[-1][0]],
+                                   [name for name, kind, _ in params if kind not in _SKIPPED_KINDS])
     doc_desc, doc_params, typo = "", {}, False
     extra = call_doc(func) if parse_docstring else None  # (read once: the three uses below)
     if parse_docstring or description is None:
@@ -466,9 +478,10 @@ def function_schema(
     elif extra is None:  # (a callable object's class docstring may well describe its __init__)
         bound = partial_positionals(func)  # described by the function's docstring, filled by the partial
         typo = warn_unknown_documented(tool_name, {k: v for k, v in doc_params.items() if k not in bound},
-                                       [name for name, _, _ in params])
+                                       [name for name, _, _ in params] + [key for key, _, _ in unpacked or ()])
     warn_dropped_params(tool_name, [("*" if kind is inspect.Parameter.VAR_POSITIONAL else "**") + name
-                                    for name, kind, _ in params if kind in _SKIPPED_KINDS])
+                                    for name, kind, _ in params if kind in _SKIPPED_KINDS
+                                    and not (unpacked is not None and kind is inspect.Parameter.VAR_KEYWORD)])
 
     specs: list[tuple[str, Any, str | None, bool]] = []  # (name, annotation, description, required)
     positional_only: list[str] = []
@@ -518,6 +531,12 @@ def function_schema(
         if kind is inspect.Parameter.POSITIONAL_ONLY:
             positional_only.append(name)
         specs.append((name, annotation, desc, required))
+    for name, annotation, required in unpacked or ():  # (no default: a key left out is not passed)
+        if name not in fixed:
+            annotation, ann_desc = _annotation_description(_compat(annotation))
+            specs.append((name, annotation, ann_desc or doc_params.get(name), required))
+            if not required and not _accepts_none(annotation):
+                defaulted.add(name)
     if doc_params and extra is None and not typo:  # an Args section leaving a parameter out (review 109)
         warn_undocumented(tool_name, [name for name, _, desc, _ in specs if not desc and name not in doc_params])
 
