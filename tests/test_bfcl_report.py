@@ -475,6 +475,23 @@ def test_cli_model_failure(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_cli_interrupt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[BfclItem | None] = []
+
+    def stop(item: BfclItem | None, names: list[str], messages: list[BaseMessage]) -> list[dict[str, Any]]:
+        asked.append(item)
+        if len(asked) > 1:  # the first item is scored, Ctrl-C comes at the second
+            raise KeyboardInterrupt
+        return from_truth(item, names, messages)
+
+    monkeypatch.setattr(cli, "_load_model", lambda *a: FakeModel(stop, items_of(CATEGORIES)))
+    result = CliRunner().invoke(cli.app, ["bfcl", "--data", str(DATA), "--limit", "2", "--concurrency", "1",
+                                          "--out", str(tmp_path / "r.json")])
+    assert result.exit_code == 130
+    assert "rerun to resume" in result.output and (tmp_path / "r.json").exists()
+
+
+def test_cli_interrupt_before_any_item_is_scored_leaves_out_alone(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     def stop(item: BfclItem | None, names: list[str], messages: list[BaseMessage]) -> list[dict[str, Any]]:
         raise KeyboardInterrupt
 
@@ -482,7 +499,8 @@ def test_cli_interrupt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(cli.app, ["bfcl", "--data", str(DATA), "--limit", "2",
                                           "--out", str(tmp_path / "r.json")])
     assert result.exit_code == 130
-    assert "rerun to resume" in result.output
+    assert "Interrupted." in result.output and "rerun to resume" not in result.output  # review 238 #1
+    assert not (tmp_path / "r.json").exists()
 
 
 def test_progress_as_log_lines_when_stderr_is_not_a_terminal() -> None:
