@@ -16,13 +16,10 @@ import asyncio
 import contextvars
 import copy
 import dataclasses
-import difflib
-import json
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from toolwire._batch import Batching
-from toolwire._call_records import _copy_containers
 from toolwire._carried import carrying, uncarried
 from toolwire._concurrency import iterate_in_thread, thread_pool
 from toolwire._keywords import refuses_unknown_keywords
@@ -36,7 +33,9 @@ from toolwire.messages import (
     merge_chunks,
 )
 from toolwire.models._one_call import OutputTool, one_call, one_call_async_stream, one_call_stream
+from toolwire.models._reply_chunks import message_to_chunks, read_as_streamed
 from toolwire.models._runnable import RunnableMethods, bound_repr
+from toolwire.models._tool_choice import _check_tool_choice
 from toolwire.models._tool_conversion import (
     ServerTool,
     ToolDictSpec,
@@ -95,51 +94,6 @@ class ChatRequest:
         own argument shape in the error of its unreadable arguments
         (:func:`~toolwire.models.lowering._calls.native_call`)."""
         return {t.name: t.parameters for t in self.tools}
-
-
-def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageChunk]:
-    """Split a complete message into chunks that :func:`~toolwire.messages.merge_chunks` adds back up.
-
-    Used by providers (and test models) without native streaming: ``merge_chunks(chunks).to_message()``
-    equals ``message``, every field. Text content streams as text fragments; list content (text and image
-    blocks) goes whole in the first chunk; each tool call streams as its arguments' JSON text (so the
-    arguments must be JSON values, as a provider's are; others are sent as their ``str``); invalid calls,
-    usage, metadata and provider data go in the last chunk. Every chunk carries the message ``id`` and
-    ``name``. ``pieces`` > 1 cuts each text and argument string into about that many parts, to exercise
-    merging.
-
-    Args:
-        message: the reply to stream.
-        pieces: about how many parts to cut each string into (1: whole).
-
-    Returns:
-        The chunks, in stream order; the list is never empty.
-    """
-
-    def cut(text: str) -> list[str]:
-        if pieces <= 1 or len(text) <= 1:
-            return [text] if text else []
-        step = max(1, len(text) // pieces)
-        return [text[i:i + step] for i in range(0, len(text), step)]
-
-    ids = {"id": message.id, "name": message.name}
-    if isinstance(message.content, list):
-        chunks = [AIMessageChunk(_copy_containers(message.content), **ids)]
-    else:
-        chunks = [AIMessageChunk(part, **ids) for part in cut(message.content)]
-    for index, call in enumerate(message.tool_calls):
-        args = json.dumps(call["args"], ensure_ascii=False, default=str)
-        parts = cut(args) or [""]
-        for n, part in enumerate(parts):
-            chunks.append(AIMessageChunk(tool_call_chunks=[{
-                "name": call["name"] if n == 0 else None, "args": part, "id": call["id"] if n == 0 else None,
-                "index": index, "type": "tool_call_chunk"}], **ids))
-    # invalid calls travel whole, with their error, so the merged message equals the original
-    chunks.append(AIMessageChunk(invalid_tool_calls=_copy_containers(message.invalid_tool_calls),
-                                 usage=_copy_containers(message.usage),
-                                 response_metadata=_copy_containers(message.response_metadata),
-                                 provider_data=_copy_containers(message.provider_data), **ids))
-    return chunks
 
 
 def _forced(request: ChatRequest) -> str | None:
@@ -399,6 +353,7 @@ class BaseChatModel(RunnableMethods, Batching):
             _refuse_config("invoke", config)
         request = self._request(input, options)
         reply = self._whole_retry.call(stops_escaped(self._generate), request)  # (see _agenerate)
+        reply = self._whole_reply(reply, request, asynchronous=False)
         return one_call(reply, _forced(request), self._one_call) if self._keeps_one_call(request) else reply
 
     async def ainvoke(self, input: Any, *config: Any, **options: Any) -> AIMessage:
@@ -416,7 +371,7 @@ class BaseChatModel(RunnableMethods, Batching):
         if config:
             _refuse_config("ainvoke", config)
         request = self._request(input, options)
-        reply = await self._whole_retry.acall(self._agenerate, request)
+        reply = self._whole_reply(await self._whole_retry.acall(self._agenerate, request), request, asynchronous=True)
         return one_call(reply, _forced(request), self._one_call) if self._keeps_one_call(request) else reply
 
     def stream(self, input: Any, *config: Any, **options: Any) -> Iterator[AIMessageChunk]:
@@ -477,7 +432,10 @@ class BaseChatModel(RunnableMethods, Batching):
     # -- provider hooks -------------------------------------------------------------------------------
 
     def _generate(self, request: ChatRequest) -> AIMessage:
-        """Produce the reply for ``request``. The default merges :meth:`_stream`."""
+        """Produce the reply for ``request`` (an :class:`~toolwire.messages.AIMessage`). The default merges
+        :meth:`_stream`. A model without a :meth:`_stream` of its own streams this reply as
+        :func:`message_to_chunks`, and ``invoke`` then reads it as that stream reads (:func:`read_as_streamed`:
+        names stripped, a call with no name invalid), so the two agree (review 236 #1)."""
         if type(self)._stream is BaseChatModel._stream:
             raise NotImplementedError(f"{type(self).__name__} must implement _generate or _stream.")
         return merge_chunks(self._stream(request), as_chunk=False,  # type: ignore[return-value]
@@ -499,14 +457,31 @@ class BaseChatModel(RunnableMethods, Batching):
         :meth:`_generate` nor :meth:`_agenerate`: :meth:`_stream` read on a worker thread, its chunks passed on as
         they come (so ``astream`` streams, and keeps the same calls, as ``stream`` does); else the
         :meth:`_agenerate` reply as chunks."""
-        cls = type(self)
-        if cls._stream is not BaseChatModel._stream and cls._generate is BaseChatModel._generate \
-                and cls._agenerate is BaseChatModel._agenerate:
+        if self._streams_only():
             async for chunk in iterate_in_thread(lambda stop: self._stream(request), "toolwire-stream"):
                 yield chunk
             return
         for chunk in message_to_chunks(await self._agenerate(request)):
             yield chunk
+
+    def _streams_only(self) -> bool:
+        """Whether the model implements :meth:`_stream` and neither :meth:`_generate` nor :meth:`_agenerate`."""
+        cls = type(self)
+        return cls._stream is not BaseChatModel._stream and cls._generate is BaseChatModel._generate \
+            and cls._agenerate is BaseChatModel._agenerate
+
+    def _whole_reply(self, reply: Any, request: ChatRequest, *, asynchronous: bool) -> AIMessage:
+        """The reply ``invoke`` (``ainvoke``: ``asynchronous``) returns for ``reply``, the model's own: where the
+        model's stream is made of that reply (the default :meth:`_stream`, :meth:`_astream`), read as the stream reads
+        it (:func:`read_as_streamed`), so a model that implements only :meth:`_generate` (or :meth:`_agenerate`) gives
+        one reply through ``invoke`` and ``stream`` (review 236 #1). A model that streams by itself (every built-in
+        provider) is taken as it is."""
+        cls = type(self)
+        if asynchronous:
+            from_it = cls._astream is BaseChatModel._astream and not self._streams_only()
+        else:
+            from_it = cls._stream is BaseChatModel._stream
+        return read_as_streamed(reply, request.tool_parameters) if from_it else reply
 
     def __repr__(self) -> str:
         bound = f", tools={[t.name for t in self.tools]}" if self.tools else ""
@@ -528,57 +503,6 @@ def _remembering(chunks: Iterator[AIMessageChunk], request: ChatRequest) -> Iter
         close = getattr(chunks, "close", None)
         if close is not None:
             close()
-
-
-_CHOICE_TYPES = {"auto": "auto", "none": "none", "any": "required", "required": "required"}
-"""``tool_choice`` dict ``type`` values meaning a mode: Anthropic's ``{"type": "auto" | "any" | "none"}``
-(Messages API reference, ``tool_choice``) and the same words toolwire takes as strings."""
-
-
-def _check_tool_choice(choice: Any, names: list[str]) -> str | None:
-    """The neutral ``tool_choice`` (``"auto"``, ``"none"``, ``"required"`` or a bound tool name) of what a
-    user may pass: those strings, ``"any"``, ``True`` / ``False``, Anthropic's dicts ``{"type": "auto" |
-    "any" | "none"}`` and ``{"type": "tool", "name"}``, OpenAI's ``{"type": "function", "function":
-    {"name"}}`` (Chat Completions) and ``{"type": "function", "name"}`` (Responses).
-
-    Raises:
-        UserError: anything else, a name that is not bound, or a dict naming a bound tool spelled as a mode
-            (``"auto"``, ``"none"``, ``"required"``, ``"any"``), which the neutral form cannot tell from the
-            mode; the message shows the value given.
-    """
-    if choice is None:
-        return None
-    if choice is True or choice == "any":
-        return "required"
-    if choice is False:
-        return "none"
-    if isinstance(choice, str) and choice in ("auto", "none", "required"):
-        return choice
-    given = choice
-    if isinstance(choice, dict):
-        kind = choice.get("type")
-        if isinstance(kind, str) and kind in _CHOICE_TYPES and "name" not in choice:
-            return _CHOICE_TYPES[kind]
-        function = choice.get("function")
-        choice = (function.get("name") if isinstance(function, dict) else None) or choice.get("name")
-        if isinstance(choice, str) and choice in _CHOICE_TYPES and choice in names:
-            raise UserError(f"tool_choice {given!r} forces the tool named {choice!r}, a name that also means the "
-                            f"tool_choice mode {choice!r}: rename the tool (name='{choice}_tool', say) to force it.")
-    if isinstance(choice, str) and choice in names:
-        return choice
-    bound = ", ".join(names) or "no tools are bound"
-    if isinstance(given, dict) and isinstance(choice, str):  # a well-formed dict naming a tool that is not bound
-        raise UserError(f"tool_choice {given!r} names the tool {choice!r}, which is not bound ({bound}): name one "
-                        "of those, or bind that tool.")
-    options = {option.lower(): option for option in ("auto", "none", "required", "any", *names)}
-    if isinstance(choice, str) and (close := difflib.get_close_matches(choice.lower(), options, n=1, cutoff=0.75)):
-        raise UserError(f"tool_choice {given!r} is not 'auto', 'none', 'required' or a bound tool name ({bound}): "
-                        f"did you mean {options[close[0]]!r}?")
-    raise UserError(
-        f"tool_choice {given!r} is not 'auto', 'none', 'required', a bound tool name "
-        f"({bound}), or a dict such as {{'type': 'any'}} or "
-        "{'type': 'tool', 'name': ...}."
-    )
 
 
 def _refuse_config(method: str, config: tuple[Any, ...]) -> None:
