@@ -5,12 +5,13 @@ something other than an AIMessage is refused at the model call, in one sentence,
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
 
 from toolwire import Agent, tool
+from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
 from toolwire.models.base import BaseChatModel, ChatRequest
 
@@ -104,3 +105,49 @@ def test_a_model_with_its_own_stream_is_read_as_before() -> None:
 
     reply = Both().invoke("q")  # its own _generate's reply, as it is: the model streams by itself
     assert reply.tool_calls[0]["id"] == "c1"
+
+
+# -- #3 -------------------------------------------------------------------------------------------------------------
+
+_JUNK: list[Any] = ["plain string", None, {"role": "assistant", "content": "hi"},
+                    AIMessageChunk("hi")]
+
+
+def _junk_model(value: Any, hook: str = "_generate") -> BaseChatModel:
+    if hook == "_generate":
+        class Junk(BaseChatModel):
+            def _generate(self, request: ChatRequest) -> Any:
+                return value
+    else:
+        class Junk(BaseChatModel):  # type: ignore[no-redef]
+            async def _agenerate(self, request: ChatRequest) -> Any:
+                return value
+    return Junk()
+
+
+_PATHS: dict[str, Callable[[BaseChatModel], Any]] = {
+    "invoke": lambda m: m.invoke("q"),
+    "ainvoke": lambda m: asyncio.run(m.ainvoke("q")),
+    "stream": lambda m: list(m.stream("q")),
+    "astream": lambda m: _collect(m.astream("q")),
+}
+
+
+@pytest.mark.parametrize("path", sorted(_PATHS))
+@pytest.mark.parametrize("value", _JUNK, ids=["str", "none", "dict", "chunk"])
+def test_generate_returning_no_message_is_one_sentence_on_every_path(path: str, value: Any) -> None:
+    with pytest.raises(UserError, match=r"^Junk\._generate must return a toolwire AIMessage, not "):
+        _PATHS[path](_junk_model(value))
+
+
+@pytest.mark.parametrize("path", ["ainvoke", "astream"])
+def test_agenerate_returning_no_message_names_agenerate(path: str) -> None:
+    with pytest.raises(UserError, match=r"^Junk\._agenerate must return a toolwire AIMessage, not str"):
+        _PATHS[path](_junk_model("text", "_agenerate"))
+
+
+def test_agent_reports_it_at_the_model_call() -> None:
+    for run in (lambda a: a.invoke("q"), lambda a: asyncio.run(a.ainvoke("q")),
+                lambda a: list(a.stream("q", stream_tokens=True))):
+        with pytest.raises(UserError, match=r"Junk\._generate must return a toolwire AIMessage, not str"):
+            run(Agent(_junk_model("plain string"), [get_weather]))

@@ -346,7 +346,9 @@ class BaseChatModel(RunnableMethods, Batching):
         Raises:
             ProviderError: the provider failed (after its retries).
             UserError: the input cannot be read as messages, or LangChain's config was passed (``config=...``, or
-                after the input, ``invoke(input, config)``).
+                after the input, ``invoke(input, config)``), or the model's ``_generate`` (``_agenerate`` under
+                :meth:`ainvoke`) returned anything but an AIMessage (the sentence names the model's class, on every
+                path; review 236 #3).
             RuntimeError: the model's ``_generate`` raised ``StopIteration`` (the message says so: review 226 #1).
         """
         if config:
@@ -450,7 +452,7 @@ class BaseChatModel(RunnableMethods, Batching):
 
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
         """Streamed reply; the default yields the whole :meth:`_generate` reply as chunks."""
-        yield from message_to_chunks(self._generate(request))
+        yield from message_to_chunks(self._checked_reply(self._generate(request), "_generate"))
 
     async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
         """Async streamed reply. The default, for a model that implements :meth:`_stream` and neither
@@ -461,7 +463,7 @@ class BaseChatModel(RunnableMethods, Batching):
             async for chunk in iterate_in_thread(lambda stop: self._stream(request), "toolwire-stream"):
                 yield chunk
             return
-        for chunk in message_to_chunks(await self._agenerate(request)):
+        for chunk in message_to_chunks(self._checked_reply(await self._agenerate(request), self._async_hook())):
             yield chunk
 
     def _streams_only(self) -> bool:
@@ -470,16 +472,40 @@ class BaseChatModel(RunnableMethods, Batching):
         return cls._stream is not BaseChatModel._stream and cls._generate is BaseChatModel._generate \
             and cls._agenerate is BaseChatModel._agenerate
 
+    def _async_hook(self) -> str:
+        """The hook whose reply ``ainvoke`` returns: ``"_agenerate"`` where the model has its own, else
+        ``"_generate"``."""
+        return "_agenerate" if type(self)._agenerate is not BaseChatModel._agenerate else "_generate"
+
+    def _checked_reply(self, reply: Any, hook: str) -> AIMessage:
+        """``reply``, the value the model's ``hook`` (``"_generate"``, ``"_agenerate"``) returned, when it is an
+        :class:`~toolwire.messages.AIMessage`.
+
+        Raises:
+            UserError: it is anything else (a string, None, a dict, a chunk), said at the model call on every path
+                rather than as an ``AttributeError`` deep in the Agent (review 236 #3).
+        """
+        if isinstance(reply, AIMessage):
+            return reply
+        from toolwire._printing import type_label
+
+        fix = ("return the merged chunk's to_message()" if isinstance(reply, AIMessageChunk)
+               else "build the reply as toolwire.AIMessage(text, tool_calls=[...])")
+        raise UserError(f"{type(self).__name__}.{hook} must return a toolwire AIMessage, not {type_label(reply)}: "
+                        f"{fix}.")
+
     def _whole_reply(self, reply: Any, request: ChatRequest, *, asynchronous: bool) -> AIMessage:
-        """The reply ``invoke`` (``ainvoke``: ``asynchronous``) returns for ``reply``, the model's own: where the
-        model's stream is made of that reply (the default :meth:`_stream`, :meth:`_astream`), read as the stream reads
-        it (:func:`read_as_streamed`), so a model that implements only :meth:`_generate` (or :meth:`_agenerate`) gives
-        one reply through ``invoke`` and ``stream`` (review 236 #1). A model that streams by itself (every built-in
-        provider) is taken as it is."""
+        """The reply ``invoke`` (``ainvoke``: ``asynchronous``) returns for ``reply``, the model's own: checked
+        (:meth:`_checked_reply`), and, where the model's stream is made of that reply (the default :meth:`_stream`,
+        :meth:`_astream`), read as the stream reads it (:func:`read_as_streamed`), so a model that implements only
+        :meth:`_generate` (or :meth:`_agenerate`) gives one reply through ``invoke`` and ``stream`` (review 236 #1).
+        A model that streams by itself (every built-in provider) is taken as it is."""
         cls = type(self)
         if asynchronous:
+            reply = self._checked_reply(reply, self._async_hook())
             from_it = cls._astream is BaseChatModel._astream and not self._streams_only()
         else:
+            reply = self._checked_reply(reply, "_generate")
             from_it = cls._stream is BaseChatModel._stream
         return read_as_streamed(reply, request.tool_parameters) if from_it else reply
 
