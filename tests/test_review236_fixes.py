@@ -14,6 +14,8 @@ from toolwire import Agent, tool
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
 from toolwire.models.base import BaseChatModel, ChatRequest
+from toolwire.models.lowering import openai as openai_codec
+from toolwire.models.lowering._stream import ToolCallMerger
 
 
 @tool
@@ -105,6 +107,111 @@ def test_a_model_with_its_own_stream_is_read_as_before() -> None:
 
     reply = Both().invoke("q")  # its own _generate's reply, as it is: the model streams by itself
     assert reply.tool_calls[0]["id"] == "c1"
+
+
+# -- #2 -------------------------------------------------------------------------------------------------------------
+
+def _delta(calls: list[dict[str, Any]] | None = None, finish: str | None = None) -> dict[str, Any]:
+    delta: dict[str, Any] = {"tool_calls": calls} if calls else {}
+    return {"id": "r1", "object": "chat.completion.chunk", "model": "m",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+_NEEDS_CODEC = pytest.mark.xfail(
+    strict=True, reason="needs the Chat Completions codec to build its merger with index_order=True "
+    "(_openai_chat_replies.StreamState.__init__: ToolCallMerger(index_order=True)); remove this mark then")
+
+
+def _streamed(events: list[dict[str, Any]], injected: bool) -> AIMessage:
+    state = openai_codec.StreamState(compatible=True)
+    if injected:  # the merger the codec is to build (see _NEEDS_CODEC)
+        state.merger = ToolCallMerger(index_order=True)
+    chunks = [c for c in (state.feed(e) for e in events) if c is not None]
+    chunks.append(state.finish())
+    return merge_chunks(chunks, as_chunk=False)  # type: ignore[return-value]
+
+
+def _call(index: int, args: str, call_id: str | None = None, name: str | None = "get_weather") -> dict[str, Any]:
+    function: dict[str, Any] = {"arguments": args}
+    if name:
+        function["name"] = name
+    out: dict[str, Any] = {"index": index, "function": function}
+    if call_id:
+        out["id"] = call_id
+        out["type"] = "function"
+    return out
+
+
+_INJECTED = [pytest.param(True, id="merger"), pytest.param(False, id="codec", marks=_NEEDS_CODEC)]
+
+
+@pytest.mark.parametrize("injected", _INJECTED)
+def test_stream_keeps_the_servers_index_order(injected: bool) -> None:
+    events = [_delta([_call(1, '{"city": ', "call_b")]),
+              _delta([_call(0, '{"city": "Paris"}', "call_a")]),
+              _delta([_call(1, '"Rome"}', name=None)]),
+              _delta(finish="tool_calls")]
+    whole = openai_codec.parse_response({"id": "r1", "model": "m", "choices": [{
+        "index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
+            {"id": "call_b", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Rome"}'}},
+        ]}}]})
+    streamed = _streamed(events, injected)
+    assert [c["id"] for c in streamed.tool_calls] == [c["id"] for c in whole.tool_calls] == ["call_a", "call_b"]
+    assert [c["args"]["city"] for c in streamed.tool_calls] == ["Paris", "Rome"]
+
+
+@pytest.mark.parametrize("injected", _INJECTED)
+def test_an_unreadable_call_keeps_its_index_place(injected: bool) -> None:
+    from toolwire._call_records import in_reply_order
+
+    events = [_delta([_call(1, "{not json", "call_b")]),
+              _delta([_call(0, '{"city": "Paris"}', "call_a")]),
+              _delta([_call(2, '{"city": "Rome"}', "call_c")]),
+              _delta(finish="tool_calls")]
+    streamed = _streamed(events, injected)
+    order = in_reply_order(streamed.tool_calls, streamed.invalid_tool_calls, streamed.invalid_tool_calls)
+    assert [c["id"] for c in order] == ["call_a", "call_b", "call_c"]
+
+
+def test_merger_with_index_order_follows_the_index() -> None:
+    merger = ToolCallMerger(index_order=True)
+    chunks = [AIMessageChunk(tool_call_chunks=[merger.add(index=2, id="c", name="f", args='{"x": 3}')]),
+              AIMessageChunk(tool_call_chunks=[merger.add(index=0, id="a", name="f", args='{"x": 1}')]),
+              AIMessageChunk(tool_call_chunks=[merger.add(index=1, id="b", name="f", args='{"x": 2}')])]
+    assert [c["id"] for c in merger.tool_calls()] == ["a", "b", "c"]
+    assert [merger.raw_args(n) for n in range(3)] == ['{"x": 1}', '{"x": 2}', '{"x": 3}']
+    assert merger.partial_args(0) == {"x": 1}
+    assert [c["id"] for c in merge_chunks(chunks, as_chunk=False).tool_calls] == ["a", "b", "c"]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("index_order", [False, True])
+@pytest.mark.parametrize("pieces", [
+    # no index at all (Gemini-like whole calls, or a server that sends none): the order they start in
+    [dict(id="b", name="f", args='{"x": 2}'), dict(id="a", name="f", args='{"x": 1}')],
+    # one index reused for every call (Ollama): the order they start in
+    [dict(index=0, id="b", name="f", args='{"x": 2}'), dict(index=0, id="a", name="f", args='{"x": 1}')],
+], ids=["no-index", "index-0-reused"])
+def test_order_without_distinct_indexes_is_the_arrival_order(pieces: list[dict[str, Any]], index_order: bool) -> None:
+    merger = ToolCallMerger(index_order=index_order)
+    chunks = [AIMessageChunk(tool_call_chunks=[merger.add(**piece)]) for piece in pieces]
+    assert [c["id"] for c in merger.tool_calls()] == ["b", "a"]
+    assert [c["id"] for c in merge_chunks(chunks, as_chunk=False).tool_calls] == ["b", "a"]  # type: ignore[union-attr]
+    assert [c.tool_call_chunks[0]["index"] for c in chunks] == [0, 1]
+
+
+@pytest.mark.parametrize("index_order", [False, True])
+def test_in_order_indexes_are_numbered_as_before(index_order: bool) -> None:
+    merger = ToolCallMerger(index_order=index_order)
+    pieces = [merger.add(index=0, id="a", name="f", args="{}"), merger.add(index=1, id="b", name="f", args="{}"),
+              merger.add(index=2, id="c", name="f", args="{}")]
+    assert [p["index"] for p in pieces] == [0, 1, 2]
+
+
+def test_block_indexes_are_numbered_from_0_by_default() -> None:
+    merger = ToolCallMerger()  # Anthropic's content-block index: a text block took index 0
+    pieces = [merger.add(index=1, id="a", name="f", args="{}"), merger.add(index=2, id="b", name="f", args="{}")]
+    assert [p["index"] for p in pieces] == [0, 1]
 
 
 # -- #3 -------------------------------------------------------------------------------------------------------------

@@ -5,9 +5,10 @@ Providers stream a reply's tool calls as pieces: OpenAI Chat Completions sends
 piece), the Responses API ``response.function_call_arguments.delta`` keyed by ``output_index``,
 Anthropic ``input_json_delta`` keyed by the content-block ``index``, Gemini whole ``functionCall``
 parts. :class:`ToolCallMerger` maps each piece to one call slot (by provider index, then by id), numbers
-the calls 0, 1, 2... in the order they start, gives every piece the call's id (generated when the
-provider sends none, renamed when an earlier call of the reply has it; none on a piece that only continues
-the call's name), and feeds each argument fragment
+the calls 0, 1, 2... in the order they start (or, with ``index_order``, by the provider's index, which is then the
+call's place in the reply: a Chat Completions server may start call 1 before call 0), gives every piece the call's
+id (generated when the provider sends none, renamed when an earlier call of the reply has it; none on a piece that
+only continues the call's name), and feeds each argument fragment
 once to a :class:`~toolwire.parsing.PartialJSONParser` of its own, so the work is linear in the argument
 text: nothing re-reads the whole buffer on every chunk.
 """
@@ -28,17 +29,17 @@ __all__ = ["ToolCallMerger", "cut_calls"]
 
 
 class _Slot:
-    __slots__ = ("copy_of", "fragments", "held_id", "id", "made", "name", "parser", "position", "prior")
+    __slots__ = ("copy_of", "fragments", "held_id", "id", "key", "made", "name", "parser", "prior")
 
-    def __init__(self, position: int, call_id: str, made: bool = False) -> None:
-        self.position = position
+    def __init__(self, call_id: str, made: bool = False, key: int = -1) -> None:
+        self.key = key  # the call's ``index`` in its pieces, in the reply's order (ToolCallMerger._key); -1: a copy
         self.id = call_id  # the call's id in the reply: the provider's made unique (CallIds), or generated
         self.made = made  # the id was generated: the provider's, when a later piece brings it, replaces it
         self.name: str | None = None
         self.parser = PartialJSONParser()
         self.fragments = 0
         # a copy: opened by a piece under a call's id and name after that call's arguments were complete, which may
-        # be sending it again (review 177 #2); not a call of the reply (no position) until its text is complete
+        # be sending it again (review 177 #2); not a call of the reply (no key) until its text is complete
         # JSON and other arguments than that call's (ToolCallMerger._copied)
         self.copy_of: _Slot | None = None
         self.held_id: str | None = None  # the provider's id the copy came with
@@ -139,11 +140,20 @@ class ToolCallMerger:
             before any argument text, is then another call when both names are tools and the two joined are not
             (a server that sends no ids and ``""`` for a tool without parameters; review 177 #7). Settable later as
             the ``tool_names`` attribute.
+        index_order: the provider's ``index`` is the call's place among the reply's calls (Chat Completions'
+            ``delta.tool_calls[].index``; not Anthropic's content-block index or the Responses API's
+            ``output_index``, which count other blocks too): each call's pieces carry it as their ``index``, so the
+            calls merge in the reply's order even when a later call starts first (see :meth:`add`; review 236 #2).
+            Default False: the calls are numbered 0, 1, 2... in the order they start.
     """
 
-    def __init__(self, tool_names: Any = None) -> None:
+    def __init__(self, tool_names: Any = None, *, index_order: bool = False) -> None:
         self.tool_names = tool_names
-        self._slots: list[_Slot] = []
+        self.index_order = index_order
+        self._slots: list[_Slot] = []  # the calls, in the order they started
+        self._keys: set[int] = set()  # the ``index`` given to a call so far
+        self._next_key = 0  # one more than the highest of them
+        self._in_order = True  # every call started after those before it in the reply (the common case)
         self._by_index: dict[Any, _Slot] = {}  # provider index -> the call open on it
         self._by_key: dict[tuple[Any, str], _Slot] = {}  # (index, provider id) -> the latest call it opened there
         self._by_id: dict[str, _Slot] = {}  # provider id -> the latest call opened with it
@@ -153,8 +163,23 @@ class ToolCallMerger:
     def __len__(self) -> int:
         return len(self._slots)
 
+    def _key(self, index: Any) -> int:
+        """The ``index`` a new call's pieces get: one more than the highest given (0, 1, 2... in the order the calls
+        start); with :attr:`index_order`, the provider's ``index`` when it is a whole number of 0 or more that no call
+        has yet (else, as for a call with no index, a key that is not a number, or an index reused for another call
+        as Ollama sends every call on index 0, the next one: they follow in the order they start). Merged, the calls
+        come in that order (:func:`~toolwire.messages.merge_chunks`): the provider's, as ``invoke`` reads the whole
+        reply and as the OpenAI SDK and LangChain merge a stream (review 236 #2)."""
+        key = index if (self.index_order and type(index) is int and index >= 0 and index not in self._keys) \
+            else self._next_key
+        if key < self._next_key:
+            self._in_order = False  # a call that starts after one that comes later in the reply
+        self._keys.add(key)
+        self._next_key = max(self._next_key, key + 1)
+        return key
+
     def _new(self, index: Any, call_id: str | None) -> _Slot:
-        slot = _Slot(len(self._slots), self._ids.unique(call_id or provisional_call_id()), made=not call_id)
+        slot = _Slot(self._ids.unique(call_id or provisional_call_id()), made=not call_id, key=self._key(index))
         self._slots.append(slot)
         if call_id:
             self._register(slot, index, call_id)
@@ -206,7 +231,7 @@ class ToolCallMerger:
 
     def _copy(self, slot: _Slot, index: Any, call_id: str) -> _Slot:
         """A copy of ``slot`` opened by a piece with its provider id ``call_id`` (see the class): held, not a call."""
-        copy = _Slot(-1, slot.id)
+        copy = _Slot(slot.id)
         copy.copy_of, copy.name, copy.held_id, copy.prior = slot, slot.name, call_id, self._by_id.get(call_id)
         self._register(copy, index, call_id)
         return copy
@@ -223,8 +248,7 @@ class ToolCallMerger:
         if text:
             copy.parser.feed(text, build=False)
             copy.fragments += 1
-        held: ToolCallChunk = {"name": None, "args": "", "id": first.id, "index": first.position,
-                               "type": "tool_call_chunk"}
+        held: ToolCallChunk = {"name": None, "args": "", "id": first.id, "index": first.key, "type": "tool_call_chunk"}
         if not text or not copy.parser.complete:
             return held
         copy.copy_of = None
@@ -235,9 +259,9 @@ class ToolCallMerger:
             self._by_id[copy.held_id] = copy.prior or first  # type: ignore[index]
             self._last = first
             return held
-        copy.position, copy.id = len(self._slots), self._ids.unique(copy.held_id)
+        copy.id, copy.key = self._ids.unique(copy.held_id), self._key(None)
         self._slots.append(copy)  # another call under the same id (OpenRouter): now a call of the reply, whole
-        return {"name": copy.name, "args": copy.parser.text, "id": copy.id, "index": copy.position,
+        return {"name": copy.name, "args": copy.parser.text, "id": copy.id, "index": copy.key,
                 "type": "tool_call_chunk"}
 
     def add(self, *, index: Any = None, id: str | None = None, name: str | None = None,
@@ -253,7 +277,9 @@ class ToolCallMerger:
 
         Returns:
             ``{"name", "args", "id", "index", "type": "tool_call_chunk"}`` where ``index`` is the call's
-            position in the reply (0-based), ``id`` the call's id (``None`` on a piece that continues the
+            place in the reply: 0, 1, 2... in the order the calls start; with ``index_order``, the provider's
+            ``index`` (a whole number of 0 or more) when no other call has it, else one more than the highest before
+            it; ``id`` the call's id (``None`` on a piece that continues the
             call's name, as OpenAI sends such pieces), and ``args`` the text fragment, so
             :func:`~toolwire.messages.merge_chunks` of the chunks rebuilds the calls (a piece that sends a call
             again comes back with no name and no text; see the class).
@@ -276,31 +302,39 @@ class ToolCallMerger:
         if args:
             slot.parser.feed(args, build=False)  # scans only this fragment
             slot.fragments += 1
-        return {"name": name or None, "args": args or "", "id": call_id, "index": slot.position,
-                "type": "tool_call_chunk"}
+        return {"name": name or None, "args": args or "", "id": call_id, "index": slot.key, "type": "tool_call_chunk"}
 
     def has_args(self, index: Any) -> bool:
         """Whether any argument text arrived for the call with this provider ``index``."""
         slot = self._by_index.get(index)
         return bool(slot and slot.fragments)
 
+    def _ordered(self) -> list[_Slot]:
+        """The calls in the reply's order (their keys'); sorted only when one started before an earlier one."""
+        return self._slots if self._in_order else sorted(self._slots, key=lambda slot: slot.key)
+
     def partial_args(self, position: int) -> Any:
         """The best-effort arguments of call ``position`` so far (a dict while the JSON is open).
+
+        Args:
+            position: the call's place in the reply (0-based), as :meth:`tool_calls` lists the calls.
 
         Built on demand (one decode of that call's text, cached until its next fragment), so reading it
         after every chunk is the caller's choice, not a cost every stream pays.
         """
-        return self._slots[position].parser.value()
+        return self._ordered()[position].parser.value()
 
     def raw_args(self, position: int) -> str:
-        """All argument text received for call ``position``."""
-        return self._slots[position].parser.text
+        """All argument text received for call ``position`` (its place in the reply, as :meth:`tool_calls` lists
+        it)."""
+        return self._ordered()[position].parser.text
 
     def tool_calls(self, cut: bool | str = False) -> list[ToolCall | InvalidToolCall]:
-        """The calls, in the order they started: a :class:`~toolwire.messages.ToolCall` when the arguments
+        """The calls, in the reply's order (the order they started; with ``index_order``, the provider's
+        ``index``, see :meth:`add`): a :class:`~toolwire.messages.ToolCall` when the arguments
         read as a JSON object, else an :class:`~toolwire.messages.InvalidToolCall` keeping the raw text (``cut``:
         the stream was cut short, as :func:`~toolwire.models.lowering._calls.native_call` takes it)."""
-        return [native_call(s.name, s.parser.text, s.id, cut=cut) for s in self._slots]
+        return [native_call(s.name, s.parser.text, s.id, cut=cut) for s in self._ordered()]
 
 
 def cut_calls(merger: ToolCallMerger, error: str = CUT_OFF) -> list[InvalidToolCall]:
