@@ -4,6 +4,8 @@ schema."""
 
 from __future__ import annotations
 
+import dataclasses
+import decimal
 import functools
 import warnings
 from typing import Annotated, Any, Literal, NotRequired, Required, Union
@@ -12,7 +14,7 @@ import pytest
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict, Unpack
 
-from toolwire import Tool
+from toolwire import Tool, tool
 from toolwire.errors import SchemaError, ToolDefinitionWarning
 
 # ------------------------------------------------------------------ #1: a union of models told apart by a tag
@@ -183,3 +185,67 @@ def test_plain_kwargs_still_warn_and_are_left_out() -> None:
     made, warned = _made(loose)
     assert list(made.parameters["properties"]) == ["a"]
     assert any("**kwargs" in w for w in warned)
+
+
+# ------------------------------------------------------------------ #3: a non-finite Decimal default
+
+
+@dataclasses.dataclass
+class _Price:
+    amount: decimal.Decimal
+    currency: str = "EUR"
+
+
+def _priced(amount: decimal.Decimal = decimal.Decimal("NaN"), cap: decimal.Decimal = decimal.Decimal("-Infinity"),
+            steps: tuple[decimal.Decimal, ...] = (decimal.Decimal(1), decimal.Decimal("Infinity")),
+            base: _Price = _Price(decimal.Decimal("sNaN")),  # noqa: B008
+            fee: decimal.Decimal = decimal.Decimal("1.50"), price: _Price = _Price(decimal.Decimal(2), "NaN")) -> str:  # noqa: B008
+    """Price something.
+
+    Args:
+        amount: the amount, NaN when unknown.
+        cap: the lowest price.
+        steps: the price steps.
+        base: the base price.
+        fee: the fee.
+        price: the price.
+    """
+    return f"{amount} {cap} {steps} {base.amount} {fee} {price.amount}"
+
+
+def test_a_non_finite_decimal_default_is_left_out_of_the_schema() -> None:
+    made = Tool.from_function(_priced)
+    props = made.parameters["properties"]
+    for name in ("amount", "cap", "steps", "base"):
+        assert "default" not in props[name], (name, props[name])
+    assert props["fee"]["default"] == "1.50"  # a finite one is still published
+    assert props["price"]["default"] == {"amount": "2", "currency": "NaN"}  # (a text "NaN" is no number)
+    assert "required" not in made.parameters
+    assert made.invoke({}) == "NaN -Infinity (Decimal('1'), Decimal('Infinity')) sNaN 1.50 2"
+
+
+class _Quote(BaseModel):
+    """A quote."""
+
+    amount: decimal.Decimal = decimal.Decimal("NaN")
+    floor: decimal.Decimal = decimal.Decimal("0.5")
+
+
+def test_a_non_finite_decimal_default_of_a_model_field_is_left_out_too() -> None:
+    def quote(q: _Quote) -> str:
+        """Quote."""
+        return f"{q.amount} {q.floor}"
+
+    made = Tool.from_function(quote)
+    fields = made.parameters["properties"]["q"]["properties"]
+    assert "default" not in fields["amount"] and fields["floor"]["default"] == "0.5"
+    assert made.invoke({"q": {}}) == "NaN 0.5"
+
+    @tool(args_schema=_Quote)
+    def quote2(amount: decimal.Decimal, floor: decimal.Decimal) -> str:
+        """Quote."""
+        return f"{amount} {floor}"
+
+    props = quote2.parameters["properties"]
+    assert "default" not in props["amount"] and props["floor"]["default"] == "0.5"
+    assert quote2.invoke({}) == "NaN 0.5"

@@ -1,7 +1,8 @@
 """Readings of a function's parameters for :func:`toolwire.schema.function_schema` that run only off its common path
 (review 175): a default written in ``Annotated[..., Field(default=...)]``, the error for a type hint that names a class
 defined later in the module, the refusal of a pydantic model class made into a tool, the description of a
-documented parameter whose type is a class with a docstring of its own, and the keys of ``**kwargs: Unpack[TD]``.
+documented parameter whose type is a class with a docstring of its own, the keys of ``**kwargs: Unpack[TD]``, and
+the texts a non-finite ``Decimal`` in a default is written as.
 
 Private to :mod:`toolwire.schema`.
 """
@@ -23,7 +24,8 @@ from pydantic_core import PydanticUndefined
 from toolwire._schema_compat import _field_copy
 from toolwire.errors import SchemaError
 
-__all__ = ["annotated_default", "model_class_error", "unpacked_kwargs", "unresolved_hint_error", "with_class_texts"]
+__all__ = ["annotated_default", "has_non_finite_text", "model_class_error", "unpacked_kwargs", "unresolved_hint_error",
+           "with_class_texts"]
 
 
 def annotated_default(annotation: Any) -> tuple[Any, FieldInfo] | None:
@@ -202,3 +204,19 @@ def unpacked_kwargs(tool_name: str, name: str, hint: Any,
             annotation = get_args(annotation)[0]
         out.append((key, annotation, required))
     return out
+
+
+_NON_FINITE_TEXTS = frozenset(("NaN", "-NaN", "sNaN", "-sNaN", "Infinity", "-Infinity"))  # (str(Decimal(...)))
+
+
+def has_non_finite_text(value: Any) -> bool:
+    """Whether JSON data ``value`` (a default's JSON form) holds a string a non-finite ``Decimal`` is written as
+    (``"NaN"``, ``"Infinity"``...) as a value, not a key: then the default's Python value is worth a look (review 237
+    #3)."""
+    if isinstance(value, str):
+        return value in _NON_FINITE_TEXTS
+    if isinstance(value, dict):
+        return any(has_non_finite_text(v) for v in value.values())
+    if isinstance(value, list):
+        return any(has_non_finite_text(v) for v in value)
+    return False

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import decimal
 import functools
 import inspect
 import math
@@ -42,6 +43,7 @@ import typing_extensions
 from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter, ValidationError, with_config
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 from pydantic.fields import FieldInfo
+from pydantic.json_schema import NoDefault
 from pydantic_core import PydanticUndefined
 from pydantic_core import SchemaError as CoreSchemaError
 
@@ -50,6 +52,7 @@ from toolwire._schema_fast import Unsupported, fast_default, fast_function_schem
 from toolwire._schema_json import reader
 from toolwire._schema_params import (
     annotated_default,
+    has_non_finite_text,
     model_class_error,
     unpacked_kwargs,
     unresolved_hint_error,
@@ -239,10 +242,16 @@ def _renamed_keys(value: Any, names: Mapping[str, str]) -> Any:
 
 class _DefaultsAsData(StrictJsonSchema):
     """pydantic's JSON Schema generator (of the stricter core schema, see :mod:`toolwire._schema_strict`), with
-    "$ref"/"$defs" keys in defaults hidden from its reference walk."""
+    "$ref"/"$defs" keys in defaults hidden from its reference walk, and no default holding a non-finite ``Decimal``
+    (a nested model's field, an args_schema's: pydantic writes ``"NaN"``, which the validator refuses; review 237
+    #3) or ``float`` (dropped later anyway)."""
 
     def encode_default(self, dft: Any) -> Any:
         return _renamed_keys(super().encode_default(dft), _HIDDEN)
+
+    def get_default_value(self, schema: Any) -> Any:
+        default = super().get_default_value(schema)
+        return default if _finite(default) else NoDefault
 
 
 def _pydantic_json_schema(make: Callable[..., dict[str, Any]], what: str,
@@ -361,13 +370,17 @@ _JSON_SCALARS = (str, int, float, bool, type(None))  # (a tuple made once, not a
 
 
 def _finite(value: Any) -> bool:
-    """Whether ``value`` (JSON-like data) holds no ``inf``/``nan``, which JSON cannot carry."""
+    """Whether ``value`` (JSON-like data, or a default's Python value) holds no ``inf``/``nan``, which JSON cannot
+    carry: a ``float`` one or a ``Decimal`` one (written ``"NaN"``/``"Infinity"``, which the validator refuses:
+    review 237 #3)."""
     if isinstance(value, float):
         return math.isfinite(value)
     if isinstance(value, dict):
         return all(_finite(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, set, frozenset)):
         return all(_finite(v) for v in value)
+    if isinstance(value, decimal.Decimal):
+        return value.is_finite()
     return True
 
 
@@ -392,8 +405,9 @@ def _drop_non_finite(schema: Any, tool_name: str, path: str = "") -> None:
 
 
 def _default_json(value: Any) -> Any:
-    """A parameter default's JSON form, or ``_NO_JSON`` when it has none (``inf``/``nan`` included: pydantic
-    would write them as ``null``, which is not the default); a set's members sorted (by their JSON text where they
+    """A parameter default's JSON form, or ``_NO_JSON`` when it has none (``inf``/``nan`` included, a ``Decimal``
+    one too, in a model or dataclass instance as well: pydantic would write them as ``null`` or ``"NaN"``, which
+    are not the default or are refused: review 237 #3); a set's members sorted (by their JSON text where they
     do not sort), so the schema's text is the same in every process, and a NamedTuple the object of its fields, in a
     model or dataclass instance too."""
     if not _finite(value):
@@ -405,9 +419,14 @@ def _default_json(value: Any) -> Any:
     except Unsupported:
         pass
     # sets sorted, NamedTuples as objects (review 175 #3, #7; in an instance too: 182 #2), keys by alias
-    value = stable_value(value, by_alias=True)
+    shown = stable_value(value, by_alias=True)
     try:
-        return TypeAdapter(type(value)).dump_python(value, mode="json", by_alias=True)  # (as it is validated)
+        out = TypeAdapter(type(shown)).dump_python(shown, mode="json", by_alias=True)  # (as it is validated)
+        # a Decimal NaN or Infinity in a model or dataclass instance is written "NaN"/"Infinity", which the
+        # validator refuses (review 237 #3): looked for in the Python values only when such a text is there
+        if has_non_finite_text(out) and not _finite(TypeAdapter(type(value)).dump_python(value)):
+            return _NO_JSON
+        return out
     except Exception:
         return _NO_JSON
 
