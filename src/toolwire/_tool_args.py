@@ -196,14 +196,16 @@ class ToolArguments:
                 that call, as LangChain's ``run`` gives one.
             verbose, start_color, color: LangChain's console printing (in its positions), which toolwire has not:
                 taken and not used (they change no result).
-            callbacks, kwargs: LangChain's tracing (``callbacks``, ``tags``, ``metadata``, ``run_name``, ``config``...),
-                which toolwire has none of: a value that is not empty (None, False, ``{}``, ``[]``) is refused.
+            callbacks, kwargs: LangChain's tracing (``callbacks``, ``tags``, ``metadata``, ``run_name``, ``run_id``,
+                ``config``), which toolwire has none of: a value that is not empty (None, False, ``{}``, ``[]``) is
+                refused; so is any other keyword given a value (a misspelled ``tool_call_id``: the close match is
+                named).
 
         Returns:
             What ``invoke(tool_input)`` returns; with ``tool_call_id``, what ``invoke`` returns for that tool call.
 
         Raises:
-            UserError: a LangChain-only option was given a value.
+            UserError: a LangChain-only option, or an unknown keyword, was given a value.
             ToolValidationError, the tool's own exception: as ``invoke`` raises them.
         """
         _refuse_run_options("run", {"callbacks": callbacks, **kwargs})
@@ -268,14 +270,32 @@ def argument_example(parameters: Mapping[str, Any], most: int = 3) -> str:
     return "{" + ", ".join(parts) + more + "}"
 
 
+_LANGCHAIN_RUN = frozenset({"callbacks", "callback_manager", "tags", "metadata", "run_name", "run_id", "config"})
+"""The tracing options of LangChain's ``BaseTool.run``/``arun`` (``langchain_core/tools/base.py``), which toolwire has
+no part for."""
+_RUN_OWN = ("tool_call_id", "tool_input", "verbose", "start_color", "color")  # what run/arun take by keyword
+
+
 def _refuse_run_options(method: str, options: dict[str, Any]) -> None:
-    """Refuse, in one sentence, a LangChain ``run``/``arun`` tracing option given a value (``callbacks=[...]``,
-    ``tags=[...]``): toolwire has no callbacks or run metadata, and ignoring them would hide that."""
+    """Refuse, in one sentence, a keyword ``run``/``arun`` does not know (``tool_call_di="c1"``: its close match is
+    named, review 234 #1), or a LangChain ``run``/``arun`` tracing option given a value (``callbacks=[...]``,
+    ``tags=[...]``): toolwire has no callbacks or run metadata, and ignoring them would hide that. An empty value
+    (None, False, ``{}``, ``[]``: what LangChain's own defaults pass) is taken and ignored."""
     given = sorted(k for k, v in options.items() if v is not None and v is not False and v != {} and v != [])
-    if given:
-        raise UserError(f"Tool.{method}() takes the input (and tool_call_id); {', '.join(given)} "
-                        f"{'is' if len(given) == 1 else 'are'} LangChain's, which toolwire has no part for: leave "
-                        f"{'it' if len(given) == 1 else 'them'} out.")
+    if not given:
+        return
+    if unknown := [k for k in given if k not in _LANGCHAIN_RUN]:
+        import difflib
+
+        from toolwire._keywords import CLOSE
+
+        close = difflib.get_close_matches(str(unknown[0]), _RUN_OWN, n=1, cutoff=CLOSE)
+        hint = f"did you mean {close[0]!r}?" if close else (
+            f"leave it out ({method} takes the input, and tool_call_id= for a ToolMessage answering that call).")
+        raise UserError(f"Unknown Tool.{method}() option {unknown[0]!r}: {hint}")
+    raise UserError(f"Tool.{method}() takes the input (and tool_call_id); {', '.join(given)} "
+                    f"{'is' if len(given) == 1 else 'are'} LangChain's, which toolwire has no part for: leave "
+                    f"{'it' if len(given) == 1 else 'them'} out.")
 
 
 def _bare_string_error(name: str, parameters: Mapping[str, Any]) -> str:
