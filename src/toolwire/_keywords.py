@@ -269,14 +269,24 @@ def refuse_run_config(owner: str, extra: tuple[Any, ...], options: dict[str, Any
     if extra:
         raise UserError(f"{owner}() takes one input, a question or a list of messages, not {len(extra) + 1} "
                         "arguments: put the messages in one list.")
-    _refuse_option(owner, next(iter(options)), settings, "the input", "the input (a question or a list of messages)")
+    key = next(iter(options))
+    _refuse_option(owner, key, settings, "the input", "the input (a question or a list of messages)",
+                   value=options[key], advise=True)
+
+
+_GENERATION = ("temperature", "max_tokens", "top_p", "top_k", "min_p", "stop", "seed", "repeat_penalty",
+               "frequency_penalty", "presence_penalty", "reasoning_effort", "max_completion_tokens")
+"""A model's generation options, which a LangChain user may pass to a run (``agent.invoke(q, temperature=0)``): an
+Agent's ``invoke``/``stream`` refuses them with ``Agent(model.bind(temperature=0), tools)`` (review 234 #2)."""
 
 
 def _refuse_option(owner: str, key: str, settings: Iterable[str], short: str, takes: str,
-                   own: tuple[str, ...] = ()) -> None:
+                   own: tuple[str, ...] = (), value: Any = None, advise: bool = False) -> None:
     """Refuse ``key``, an option an Agent method (``owner``) does not take, saying what it takes (``short``, or in
     full ``takes``): an Agent's setting (``settings``) is named as one, else the close match among ``own`` (the
-    method's own keywords) or the settings is offered.
+    method's own keywords) or the settings is offered. With ``advise``, a model's generation option
+    (:data:`_GENERATION`, or a misspelling of one), given as ``value``, gets ``Agent(model.bind(temperature=0),
+    tools)``, and LangGraph's ``recursion_limit`` the ``max_steps`` it stands for (review 234 #2).
 
     Raises:
         UserError: always.
@@ -291,6 +301,17 @@ def _refuse_option(owner: str, key: str, settings: Iterable[str], short: str, ta
     renamed = RENAMED.get(str(key))  # (max_iterations=: max_steps, review 203 #4)
     close = [renamed] if renamed in known else difflib.get_close_matches(str(key), known, n=1, cutoff=CLOSE)
     hint = f" (did you mean {mine[0]}=?)" if mine else f" ({close[0]!r} is an option of Agent(...))" if close else ""
+    if advise and (key in _GENERATION or not (mine or close)):
+        if key == "recursion_limit":  # LangGraph's step limit, given bare rather than in config= (review 234 #2)
+            raise UserError(f"{owner}() takes only {short}, not recursion_limit= (LangGraph's step limit): set it "
+                            f"with Agent(model, tools, max_steps={model_steps(value) or 10}).")
+        option = key if key in _GENERATION else next(iter(difflib.get_close_matches(str(key), _GENERATION, n=1,
+                                                                                      cutoff=CLOSE)), None)
+        if option is not None:
+            shown = repr(value) if isinstance(value, (int, float, str, list)) and len(repr(value)) <= 24 else "..."
+            typo = "" if option == key else f" (did you mean {option}=?)"
+            raise UserError(f"{owner}() takes only {short}, not {key}={typo}: set a generation option on the model "
+                            f"you give the Agent, Agent(model.bind({option}={shown}), tools).")
     raise UserError(f"{owner}() takes only {takes}, not {key}={hint}.")
 
 
