@@ -117,14 +117,9 @@ def _delta(calls: list[dict[str, Any]] | None = None, finish: str | None = None)
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
 
-_NEEDS_CODEC = pytest.mark.xfail(
-    strict=True, reason="needs the Chat Completions codec to build its merger with index_order=True "
-    "(_openai_chat_replies.StreamState.__init__: ToolCallMerger(index_order=True)); remove this mark then")
-
-
 def _streamed(events: list[dict[str, Any]], injected: bool) -> AIMessage:
     state = openai_codec.StreamState(compatible=True)
-    if injected:  # the merger the codec is to build (see _NEEDS_CODEC)
+    if injected:  # the merger the codec builds, given to it directly
         state.merger = ToolCallMerger(index_order=True)
     chunks = [c for c in (state.feed(e) for e in events) if c is not None]
     chunks.append(state.finish())
@@ -142,7 +137,7 @@ def _call(index: int, args: str, call_id: str | None = None, name: str | None = 
     return out
 
 
-_INJECTED = [pytest.param(True, id="merger"), pytest.param(False, id="codec", marks=_NEEDS_CODEC)]
+_INJECTED = [pytest.param(True, id="merger"), pytest.param(False, id="codec")]
 
 
 @pytest.mark.parametrize("injected", _INJECTED)

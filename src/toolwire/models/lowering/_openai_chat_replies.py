@@ -273,7 +273,7 @@ class StreamState:
     def __init__(self, *, compatible: bool = False, limit: int | None = None) -> None:
         self.compatible = compatible
         self.limit = limit  # the request's max_tokens, on a compatible server (see finish())
-        self.merger = ToolCallMerger()
+        self.merger = ToolCallMerger(index_order=True)
         self.id: str | None = None
         self.model: str | None = None
         self.finish_reason: str | None = None
