@@ -89,32 +89,63 @@ class _DaemonPool(concurrent.futures.Executor):
     Its threads run at nesting depth ``depth + 1`` (see :func:`thread_pool`).
     """
 
-    def __init__(self, max_workers: int, depth: int) -> None:
+    def __init__(self, max_workers: int, depth: int, prefix: str = "toolwire") -> None:
         self._max_workers = max_workers
         self._depth = depth
+        self._prefix = prefix
         self._work: queue.SimpleQueue[tuple[concurrent.futures.Future[Any], Callable[..., Any], tuple[Any, ...],
-                                            dict[str, Any]]] = queue.SimpleQueue()
+                                            dict[str, Any]] | None] = queue.SimpleQueue()
         self._idle = threading.Semaphore(0)
-        self._threads = 0
+        self._threads: list[threading.Thread] = []
+        self._shut = False
         self._lock = threading.Lock()
         self.busy: dict[int, Callable[..., Any]] = {}  # thread id: the work that thread runs now (still_running)
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[T]:
-        """Run ``fn(*args, **kwargs)`` on a pool thread and return a future of its result."""
+        """Run ``fn(*args, **kwargs)`` on a pool thread and return a future of its result.
+
+        Raises:
+            RuntimeError: the pool was shut down (:meth:`shutdown`), as ``ThreadPoolExecutor`` raises then.
+        """
         future: concurrent.futures.Future[T] = concurrent.futures.Future()
-        self._work.put((future, fn, args, kwargs))
+        with self._lock:
+            if self._shut:
+                raise RuntimeError("cannot schedule new futures after shutdown")
+            self._work.put((future, fn, args, kwargs))
         if not self._idle.acquire(blocking=False):  # no idle thread: start one, up to the bound
             with self._lock:
-                if self._threads < self._max_workers:
-                    self._threads += 1
-                    threading.Thread(target=self._serve, name=f"toolwire-{self._depth}-{self._threads}",
-                                     daemon=True).start()
+                if len(self._threads) < self._max_workers and not self._shut:
+                    thread = threading.Thread(target=self._serve, daemon=True,
+                                              name=f"{self._prefix}-{self._depth}-{len(self._threads) + 1}")
+                    self._threads.append(thread)
+                    thread.start()
         return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Take no more work; each thread ends once the work queued before is done (an event loop's end calls
+        ``shutdown(wait=False)`` on its default executor). ``wait``: join the threads (work left running by a tool
+        given up at its timeout is then waited for); ``cancel_futures``: cancel the work not started yet."""
+        with self._lock:
+            self._shut = True
+            threads = list(self._threads)
+        if cancel_futures:
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    if (item := self._work.get_nowait()) is not None:
+                        item[0].cancel()
+        for _ in threads:
+            self._work.put(None)  # (one end mark per thread, behind the work queued so far)
+        if wait:
+            for thread in threads:
+                if thread is not threading.current_thread():
+                    thread.join()
 
     def _serve(self) -> None:
         _local.depth = self._depth + 1
         while True:
-            future, fn, args, kwargs = self._work.get()
+            if (item := self._work.get()) is None:  # shut down
+                return
+            future, fn, args, kwargs = item
             if future.set_running_or_notify_cancel():
                 self.busy[threading.get_ident()] = fn
                 try:
@@ -125,7 +156,7 @@ class _DaemonPool(concurrent.futures.Executor):
                     future.set_result(result)
                 finally:
                     self.busy.pop(threading.get_ident(), None)
-            del future, fn, args, kwargs  # keep no reference to the finished call while idle
+            del item, future, fn, args, kwargs  # keep no reference to the finished call while idle
             result = None
             self._idle.release()
 
@@ -144,6 +175,28 @@ def thread_pool() -> concurrent.futures.Executor:
             while len(_pools) <= depth:
                 _pools.append(_DaemonPool(MAX_THREADS, len(_pools)))
         return _pools[depth]
+
+
+class _LoopPool(_DaemonPool, concurrent.futures.ThreadPoolExecutor):
+    """A :class:`_DaemonPool` that is a ``ThreadPoolExecutor`` in type only, as ``loop.set_default_executor`` takes
+    nothing else (Python 3.11): its work runs on the daemon pool's threads, none of ``ThreadPoolExecutor``'s."""
+
+
+_LOOP_THREADS = min(32, (os.cpu_count() or 1) + 4)
+"""The most threads of a sync call's event loop's default executor: Python's own bound for it."""
+_loop_pools: weakref.WeakSet[_LoopPool] = weakref.WeakSet()
+
+
+def _loop_pool() -> _LoopPool:
+    """A default executor for an event loop toolwire runs (:func:`_run_loop`): what ``asyncio.to_thread`` and
+    ``loop.run_in_executor(None, ...)`` use there. Its threads are daemon threads, like the ones a timed-out sync tool
+    is left on: work an async tool left there when it was stopped at its timeout (``await asyncio.to_thread(...)``
+    on a blocking call that never returns) does not keep the process from exiting (asyncio's own executor's threads
+    are joined at exit: review 240 #1), and :func:`still_running` names it. The loop's end shuts it down without
+    waiting (its idle threads end, a busy one once its work ends); it stays known while a thread of it runs."""
+    pool = _LoopPool(_LOOP_THREADS, _depth(), "toolwire-loop")
+    _loop_pools.add(pool)
+    return pool
 
 
 def _loop_running() -> bool:
@@ -271,7 +324,8 @@ def answers_sink() -> Callable[[list[Any]], None] | None:
 def _run_loop(coro: Coroutine[Any, Any, T], main: _Main | None = None) -> T:
     """``asyncio.run(coro)``, but a task given up with :func:`abandon` cannot hold up the loop's end, nor can work
     a tool left on the loop's default executor (``asyncio.to_thread`` in an async tool stopped at its timeout:
-    the loop's end does not wait for that thread, which finishes on its own); and the thread's current event
+    the loop's default executor is a daemon pool, :func:`_loop_pool`, so neither the loop's end nor the process's
+    exit waits for that thread, which finishes on its own or is cut off at exit); and the thread's current event
     loop is left as it was (``asyncio.run`` sets it to None, which broke a thread that had set its own, review
     34), as the coroutine only needs the running loop.
 
@@ -283,6 +337,7 @@ def _run_loop(coro: Coroutine[Any, Any, T], main: _Main | None = None) -> T:
     """
     main = main or _Main()
     loop = asyncio.new_event_loop()
+    loop.set_default_executor(_loop_pool())  # (daemon threads: review 240 #1)
     interrupts: tuple[BaseException, ...] = ()
     try:
         main.loop, main.task = loop, loop.create_task(main.run(coro))
@@ -455,8 +510,10 @@ _TIMED = "toolwire-timed:"
 def still_running(*, timed: bool = True, untimed: bool = True, late: bool = True) -> list[str]:
     """The names of the tools whose calls still run on a thread, one per call, in no set order: with ``timed``, the
     calls with a timeout, each on a thread of its own (:func:`start_thread`; abandoned at the timeout or not); with
-    ``untimed``, the sync calls with no timeout, on the :func:`thread_pool` threads (without ``late``, not the calls
-    past their timeout, :func:`late_calls`) (review 199 #5: a call cut off by
+    ``untimed``, the sync calls with no timeout, on the :func:`thread_pool` threads, and the work an async tool runs
+    on the default executor of a sync call's event loop (``asyncio.to_thread``, also when the tool was stopped at its
+    timeout and the work goes on: review 240 #1) (without ``late``, not the calls on a thread of their own past their
+    timeout, :func:`late_calls`) (review 199 #5: a call cut off by
     Ctrl-C was not named), told by the tool call current in the context their work runs in
     (:func:`~toolwire._tool_run.current_tool_call`). Python stops these daemon threads part-way when the interpreter
     exits, so a program about to end can say which calls it cuts off (``toolwire ask``/``chat``).
@@ -468,7 +525,7 @@ def still_running(*, timed: bool = True, untimed: bool = True, late: bool = True
     names = [thread.name[len(_TIMED):] for thread in threading.enumerate()
              if timed and thread.name.startswith(_TIMED) and thread.is_alive() and (late or not _past(thread, now))]
     if untimed:
-        for pool in list(_pools):
+        for pool in [*_pools, *list(_loop_pools)]:
             names += [name for work in pool.busy.copy().values() if (name := _call_name(work)) is not None]
     return names
 

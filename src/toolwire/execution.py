@@ -17,7 +17,13 @@ hang past their timeout more threads than ``max_concurrency`` may be running at 
 tool that times out is closed (its ``finally`` blocks run) rather than drained for nobody. A sync tool's result
 that its thread had ready in time is kept even when another tool blocked the event loop at the deadline; an
 async tool's result that arrives after its deadline is a timeout, whichever tool blocked the loop (async
-tools must not block it: ``time.sleep`` or a sync client belong in a sync tool).
+tools must not block it: ``time.sleep`` or a sync client belong in a sync tool). Work an async tool moved to a
+thread (``await asyncio.to_thread(...)``) goes on past the tool's timeout too, as a thread cannot be stopped. Under
+the sync API (:meth:`ToolExecutor.execute`, an Agent's ``invoke``) toolwire owns the event loop, whose default
+executor then runs on daemon threads: such work does not keep the process from exiting, and is cut off when it
+exits (review 240 #1). Under your own loop (``await executor.aexecute(...)`` inside ``asyncio.run``) the default
+executor is yours, left as it is: its threads are not daemon threads, and ``asyncio.run``'s end and the process's
+exit wait for them, so give a blocking call in an async tool a timeout of its own.
 
 A big result (thousands of items, or hundreds of thousands of characters) is turned into text on a worker
 thread, piece by piece, so the event loop keeps running and toolwire's own work is not counted against

@@ -1,0 +1,93 @@
+"""Review 240: an async tool's ``asyncio.to_thread`` work left at its timeout kept the process from exiting (#1), and an
+async tool that ignores its close printed an "Exception ignored ... coroutine ignored GeneratorExit" traceback (#2)."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import textwrap
+import threading
+
+from toolwire import AIMessage, ToolExecutor, tool
+from toolwire._concurrency import still_running
+
+
+def _run(script: str) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` in a new interpreter; it must end (and so exit) within 60 seconds."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True,
+                          timeout=60)
+
+
+def _call(name: str) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": name, "args": {}, "id": "c1", "type": "tool_call"}])
+
+
+def test_to_thread_work_left_at_a_timeout_does_not_keep_the_process_alive() -> None:
+    done = _run("""
+        import asyncio, threading
+        from toolwire import AIMessage, ToolExecutor, tool
+
+        never = threading.Event()
+
+        @tool(timeout=0.2)
+        async def fetch() -> str:
+            \"\"\"Waits on a blocking call moved off the event loop.\"\"\"
+            await asyncio.to_thread(never.wait)
+            return "data"
+
+        call = {"name": "fetch", "args": {}, "id": "c1", "type": "tool_call"}
+        print(ToolExecutor([fetch]).execute(AIMessage("", tool_calls=[call]))[0].status, flush=True)
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "error"
+
+
+def test_to_thread_work_left_running_is_named_by_still_running() -> None:
+    release, started = threading.Event(), threading.Event()
+
+    def block() -> None:
+        started.set()
+        release.wait()
+
+    @tool(timeout=0.2)
+    async def fetch() -> str:
+        """Waits on a blocking call moved off the event loop."""
+        await asyncio.to_thread(block)
+        return "data"
+
+    try:
+        answer = ToolExecutor([fetch]).execute(_call("fetch"))[0]
+        assert answer.status == "error"
+        assert started.wait(5)
+        assert "fetch" in still_running()
+    finally:
+        release.set()
+
+
+def test_a_sync_calls_loop_runs_to_thread_on_daemon_threads_it_lets_go_of() -> None:
+    @tool
+    async def where() -> str:
+        """Says whether asyncio.to_thread runs on a daemon thread."""
+        return str(await asyncio.to_thread(lambda: threading.current_thread().daemon))
+
+    before = threading.active_count()
+    for _ in range(20):
+        assert ToolExecutor([where]).execute(_call("where"))[0].content == "True"
+    for _ in range(100):  # the idle threads of the ended loops' executors leave
+        if threading.active_count() <= before + 1:
+            break
+        threading.Event().wait(0.05)
+    assert threading.active_count() <= before + 1
+
+
+def test_the_users_own_loop_keeps_its_default_executor() -> None:
+    @tool
+    async def where() -> str:
+        """Says whether asyncio.to_thread runs on a daemon thread."""
+        return str(await asyncio.to_thread(lambda: threading.current_thread().daemon))
+
+    async def main() -> str:
+        return (await ToolExecutor([where]).aexecute(_call("where")))[0].content  # type: ignore[return-value]
+
+    assert asyncio.run(main()) == "False"  # asyncio's own ThreadPoolExecutor, left in place
