@@ -95,8 +95,9 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
     Raises:
         UserError: unknown provider, missing extra, a malformed name, a base URL given both in an
             ``openai-compatible`` name and as ``base_url=``, ``model_provider`` with a name that already names a
-            provider, an option the model class does not take (the close match is named), a name with a ``/`` that
-            is no file here and does not end in ``.gguf``,
+            provider, an option the model class does not take (the close match is named), an unknown bare name or
+            a name with a ``/`` that is no file here and does not end in ``.gguf`` (a registry name like it is
+            named),
             a folder given as a local model, an ``azure_openai:`` model with neither ``base_url=`` nor
             ``AZURE_OPENAI_ENDPOINT`` (the clause naming ``base_url=`` is the error's ``api_advice``, which the
             command line leaves out), or what the model class raises (a missing API key...).
@@ -124,13 +125,14 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         elif "/" in name:  # a hub-style name (Qwen/Qwen2.5-7B-Instruct), no file here: a server's model
             raise UserError(f"{name!r} is no local file: for a model a server runs, write "
                             f"'openai-compatible:{name}@<base_url>' (or 'provider:{name}'), and for a local one "
-                            "give the path of its .gguf file.")
+                            f"give the path of its .gguf file{_registry_hint(name)}")
         elif (inferred := infer_provider(name)) is not None:  # init_chat_model("gpt-4o"), as LangChain's
             provider, rest = inferred, name
-        else:
+        else:  # (the close registry name, as ChatLlamaCpp names it: review 234 #3)
             raise UserError(
                 f"Unknown model {name!r}: use 'local', a registry name ({', '.join(_registry_names())}), "
-                f"a .gguf path, or 'provider:model' with provider one of {_provider_names(local=False)}."
+                f"a .gguf path, or 'provider:model' with provider one of {_provider_names(local=False)}"
+                f"{_registry_hint(name)}"
             )
     ollama = provider == "ollama"
     provider = ALIASES.get(provider, provider)
@@ -272,3 +274,13 @@ def _registry_names() -> list[str]:
     except ImportError:
         return []
     return list(MODELS)
+
+
+def _registry_hint(name: str) -> str:
+    """``"; did you mean the registry name '...'?"`` for a name like a registry model's, else ``"."``
+    (:func:`~toolwire.models.registry.registry_hint`)."""
+    try:
+        from toolwire.models.registry import registry_hint
+    except ImportError:
+        return "."
+    return registry_hint(name)

@@ -18,6 +18,7 @@ Files land in :func:`models_dir`: ``$TOOLWIRE_HOME/models``, by default ``~/.cac
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
 from pathlib import Path
 
@@ -29,9 +30,11 @@ __all__ = [
     "REGISTRY",
     "ModelEntry",
     "PypiPart",
+    "close_registry_name",
     "get_entry",
     "model_file",
     "models_dir",
+    "registry_hint",
     "toolwire_home",
 ]
 
@@ -161,10 +164,42 @@ def get_entry(name: str | None = None) -> ModelEntry:
     """
     entry = REGISTRY.get(name or DEFAULT_MODEL)
     if entry is None:
-        raise UserError(
-            f"Unknown model {name!r}: use one of {', '.join(REGISTRY)} or the path of a .gguf file."
-        )
+        raise UserError(f"Unknown model {name!r}: use one of {', '.join(REGISTRY)} or the path of a .gguf "
+                        f"file{registry_hint(name)}")
     return entry
+
+
+def close_registry_name(name: str | os.PathLike[str] | None) -> str | None:
+    """The registry name a mistyped model name stands for: the one whose name or file name (as ``toolwire models
+    list`` shows it) is the last part of ``name``, letter case aside, else the name that part is close to
+    (``difflib``'s ratio 0.8 or more: ``"qwen2.5-coder-1.5"``, ``"Qwen/Qwen2.5-Coder-0.5b"``). The one check every
+    entry point's "did you mean the registry name" uses (ChatLlamaCpp, init_chat_model, ``toolwire --model``:
+    review 234 #3).
+
+    Args:
+        name: a model name or path as the user gave it.
+
+    Returns:
+        The registry name, or None when none is alike. Raises nothing.
+    """
+    try:
+        last = Path(os.fspath(name or "")).name.lower()
+    except (TypeError, ValueError):
+        return None
+    if not last.strip():
+        return None
+    for entry in REGISTRY.values():
+        if last in (entry.name.lower(), entry.filename.lower()):
+            return entry.name
+    close = difflib.get_close_matches(last, list(REGISTRY), n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
+def registry_hint(name: str | os.PathLike[str] | None) -> str:
+    """The end of an "unknown model" message: ``"; did you mean the registry name 'qwen2.5-coder-1.5b'?"`` when
+    :func:`close_registry_name` finds one, else ``"."``."""
+    close = close_registry_name(name)
+    return f"; did you mean the registry name {close!r}?" if close else "."
 
 
 def toolwire_home() -> Path:
@@ -197,7 +232,8 @@ def model_file(path: str | os.PathLike[str]) -> Path:
 
     Raises:
         UserError: ``path`` is a folder (the message names a ``.gguf`` file inside it, when there is one),
-            or nothing is there.
+            or nothing is there (for a registry model's file name, the message names that model, and the pulled
+            file's path when it is in :func:`models_dir`).
     """
     file = Path(path).expanduser()
     if file.is_file():
@@ -212,5 +248,14 @@ def model_file(path: str | os.PathLike[str]) -> Path:
                             f"such as {inside[0]}.")
         raise UserError(f"{file} is a folder with no .gguf file in it: pass the path of a .gguf file or a "
                         "registry name.")
+    entry = next((e for e in REGISTRY.values() if e.filename.lower() == file.name.lower()), None)
+    if entry is not None:  # the "file" column of `toolwire models list` (review 234 #3)
+        try:
+            pulled = entry.path if entry.path.is_file() else None
+        except (UserError, OSError):
+            pulled = None
+        where = f" (pulled, at {pulled})" if pulled else ""
+        raise UserError(f"There is no file at {file}: it is the file of the registry model {entry.name!r}{where}, so "
+                        f"pass that name, or the file's whole path.")
     raise UserError(f"There is no file at {file}: pass the path of an existing .gguf file, or a registry name "
                     "(toolwire models list).")
