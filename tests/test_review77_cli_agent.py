@@ -183,10 +183,12 @@ def _agent() -> Agent:
 
 
 def test_agent_batch_refuses_a_generation_option_naming_batch() -> None:
-    with pytest.raises(UserError, match=r"^Agent\.batch\(\) takes only the inputs .*not temperature=\.$") as refused:
+    with pytest.raises(UserError, match=r"^Agent\.batch\(\) takes only the inputs, not temperature=: .*"
+                                        r"Agent\(model\.bind\(temperature=0\), tools\)\.$") as refused:
         _agent().batch(["A"], temperature=0)
     assert "invoke" not in str(refused.value)
-    with pytest.raises(UserError, match=r"^Agent\.abatch\(\) takes only the inputs .*not temperature=\.$"):
+    with pytest.raises(UserError, match=r"^Agent\.abatch\(\) takes only the inputs, not temperature=: .*"
+                                        r"Agent\(model\.bind\(temperature=0\), tools\)\.$"):
         asyncio.run(_agent().abatch(["A"], temperature=0))
 
 

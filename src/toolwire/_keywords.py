@@ -344,8 +344,9 @@ def refuse_batch_options(owner: str, options: dict[str, Any], settings: Iterable
         todo += [f"set the step limit with Agent(model, tools, max_steps={steps})"] if steps is not None else []
         raise UserError(f"{owner}(config=...) is LangChain's RunnableConfig, which an Agent does not take: "
                         f"{', '.join(todo)} and leave config out.")
-    _refuse_option(owner, next(iter(options)), settings, "the inputs", "the inputs (a list of questions or "
-                   "conversations), max_concurrency= and return_exceptions=", _BATCH_OWN)
+    key = next(iter(options))
+    _refuse_option(owner, key, settings, "the inputs", "the inputs (a list of questions or "
+                   "conversations), max_concurrency= and return_exceptions=", _BATCH_OWN, options[key], advise=True)
 
 
 _EVENTS = ("stream a run with async for event in agent.astream(question, stream_mode=\"messages\") (LangGraph's "

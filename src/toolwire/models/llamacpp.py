@@ -25,7 +25,6 @@ are processed; ``usage["cached_tokens"]`` says how many were reused.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import numbers
 import os
 import threading
@@ -39,7 +38,7 @@ from toolwire._extras import require_local
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, coerce_messages, merge_chunks
 from toolwire.models.base import BaseChatModel, ChatRequest
-from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, model_file
+from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, model_file, registry_hint
 
 # Without the [local] extra, say so in one sentence before the pipeline's imports fail on numpy (review 161 #1).
 require_local(at_import=True)
@@ -79,8 +78,7 @@ def _local_path(model: str) -> Path:
     except OSError as exc:  # (a name too long for a path: is_file() raises)
         raise UserError(f"The model name {model[:60]!r}... is not a usable path ({exc.strerror}): pass one of "
                         f"{', '.join(REGISTRY)} or the path of a .gguf file.") from None
-    close = difflib.get_close_matches(path.name.lower(), list(REGISTRY), n=1, cutoff=0.8)
-    hint = f"; did you mean the registry name {close[0]!r}?" if close else "."
+    hint = registry_hint(model)
     if os.sep in model or "/" in model:  # nothing there, and no .gguf name: a hub name, "Qwen/qwen2.5-coder-0.5b"
         raise UserError(f"There is no file or folder at {model!r}: pass one of {', '.join(REGISTRY)} or the path "
                         f"of a .gguf file{hint}")  # (review 109: taken, and refused only at the first call)
