@@ -104,6 +104,19 @@ class ChunkLangChainAPI:
     on an :class:`~toolwire.chunks.AIMessageChunk` (see the module docstring). A mixin; it holds no state."""
 
     __slots__ = ()
+    chunk_position: str | None = None
+    """LangChain 1.x's mark of a stream's last chunk (``"last"``); toolwire's chunks never carry it, so it is None."""
+
+    def pretty_repr(self) -> str:
+        """The chunk laid out for people, as LangChain's ``pretty_repr()`` lays out its ``AIMessageChunk`` (the title
+        ``Aimessagechunk Message``, the content, the complete tool calls and the invalid ones; review 235 #1)."""
+        from toolwire._pretty import pretty_repr
+
+        return pretty_repr(self)
+
+    def pretty_print(self) -> None:
+        """Print :meth:`pretty_repr` (LangChain's ``pretty_print()``)."""
+        print(self.pretty_repr())
 
     def _chunk_values(self) -> dict[str, Any]:
         names = ("content", "tool_call_chunks", "invalid_tool_calls", "usage", "response_metadata", "provider_data",

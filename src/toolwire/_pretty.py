@@ -40,7 +40,8 @@ def pretty_repr(message: Any) -> str:
     """The message as LangChain's ``BaseMessage.pretty_repr()`` writes it.
 
     Args:
-        message: a toolwire message (its ``type`` is ``"ai"``, ``"human"``, ``"system"`` or ``"tool"``).
+        message: a toolwire message (its ``type`` is ``"ai"``, ``"human"``, ``"system"`` or ``"tool"``) or an
+            :class:`~toolwire.chunks.AIMessageChunk` (``"AIMessageChunk"``).
 
     Returns:
         The title line, ``Name: ...`` when the message has a name, a blank line and the content (a list of blocks as
@@ -50,7 +51,7 @@ def pretty_repr(message: Any) -> str:
     """
     head = _title(message.type) + (f"\nName: {message.name}" if message.name is not None else "")
     base = f"{head}\n\n{safe_text(message.content, str)}"
-    if message.type != "ai":
+    if message.type not in ("ai", "AIMessageChunk"):
         return base
     lines: list[str] = []
     for title, calls in (("Tool Calls", message.tool_calls), ("Invalid Tool Calls", message.invalid_tool_calls)):
