@@ -91,3 +91,60 @@ def test_the_users_own_loop_keeps_its_default_executor() -> None:
         return (await ToolExecutor([where]).aexecute(_call("where")))[0].content  # type: ignore[return-value]
 
     assert asyncio.run(main()) == "False"  # asyncio's own ThreadPoolExecutor, left in place
+
+
+def test_a_tool_that_ignores_its_close_prints_no_traceback() -> None:
+    done = _run("""
+        import asyncio, logging, sys
+        import toolwire._tool_run
+        from toolwire import AIMessage, ToolExecutor, tool
+
+        toolwire._tool_run.CANCEL_GRACE = 0.1
+        logging.basicConfig(level=logging.DEBUG, stream=sys.stdout)
+
+        async def poll_forever() -> str:
+            \"\"\"Polls, swallowing every interruption.\"\"\"
+            while True:
+                try:
+                    await asyncio.sleep(0.05)
+                except BaseException:
+                    continue
+
+        call = {"name": "poll_forever", "args": {}, "id": "c1", "type": "tool_call"}
+        timed = tool(timeout=0.1)(poll_forever)
+        print(ToolExecutor([timed]).execute(AIMessage("", tool_calls=[call]))[0].status, flush=True)
+        print(timed.invoke(call).status, flush=True)
+
+        async def cancelled():
+            task = asyncio.ensure_future(ToolExecutor([tool(poll_forever)]).aexecute(AIMessage("", tool_calls=[call])))
+            await asyncio.sleep(0.1)
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError as exc:
+                return exc.tool_messages[0].status
+
+        print(asyncio.run(cancelled()), flush=True)
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("error\n") == 3, done.stdout
+    assert "Exception ignored" not in done.stderr and "GeneratorExit" not in done.stderr, done.stderr
+    assert "coroutine ignored GeneratorExit" in done.stdout  # logged at debug level on toolwire.tools
+
+
+def test_other_unraisable_reports_go_to_the_hook_in_place(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from types import SimpleNamespace
+
+    from toolwire import _grace
+
+    seen: list[object] = []
+    monkeypatch.setattr(_grace, "_previous_hook", seen.append)
+
+    async def other() -> None:
+        return None
+
+    coro = other()
+    report = SimpleNamespace(object=coro, exc_value=RuntimeError("coroutine ignored GeneratorExit"))
+    _grace._unraisable(report)  # a coroutine toolwire never gave up: passed on
+    assert seen == [report]
+    coro.close()

@@ -53,7 +53,7 @@ import weakref
 from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
-from toolwire._grace import interrupt_waits
+from toolwire._grace import close_coro, interrupt_waits
 from toolwire._thread_iter import AHEAD, iterate_in_thread  # noqa: F401  (its home before: imported from here)
 
 T = TypeVar("T")
@@ -215,16 +215,15 @@ def abandon(task: asyncio.Task[Any]) -> None:
     coroutine that ignores even that is left running; a loop of :func:`run_coroutine_sync` does not wait
     for it at its end. Its eventual outcome is neither reported nor logged as lost. An exception that closing it
     raises (``RuntimeError: coroutine ignored GeneratorExit`` when it awaited while closing, or what its cleanup
-    raised) does not stop the call being given up; it is logged at debug level on ``toolwire.tools``.
+    raised) does not stop the call being given up; it is logged at debug level on ``toolwire.tools``, and so is the
+    same error when Python collects a coroutine that ignored its close (:func:`toolwire._grace.close_coro`).
     """
     _abandoned.add(task)
     task.add_done_callback(_forget)
     with contextlib.suppress(AttributeError):
         task._log_destroy_pending = False  # type: ignore[attr-defined]  # a pending task at loop close
-    try:
-        task.get_coro().close()  # type: ignore[union-attr]
-    except Exception as exc:  # the call is given up all the same; the cleanup's failure is only logged
-        log.debug("Closing the abandoned task %s raised %s: %s", task.get_name(), type(exc).__name__, exc)
+    if (failure := close_coro(task.get_coro())) is not None:  # given up all the same; the failure is only logged
+        log.debug("Closing the abandoned task %s raised %s", task.get_name(), failure)
     task.cancel()
 
 

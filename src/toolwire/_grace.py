@@ -158,11 +158,8 @@ def _end_scheduled(task: asyncio.Future[Any]) -> bool | None:
              and getattr(getattr(handle, "_callback", None), "__self__", None) is task]
     if not steps or not callable(getattr(coro, "close", None)):
         return None
-    try:
-        coro.close()
-    except Exception as exc:  # (its cleanup failed: logged; it awaited: it still runs, see _let_go)
-        log.debug("Closing the coroutine of the task %s given up raised %s: %s", task.get_name(),  # type: ignore[attr-defined]
-                  type(exc).__name__, exc)
+    if (failure := close_coro(coro)) is not None:  # (its cleanup failed: logged; it awaited: it still runs, _let_go)
+        log.debug("Closing the coroutine of the task %s given up raised %s", task.get_name(), failure)  # type: ignore[attr-defined]
     if getattr(coro, "cr_frame", None) is not None:
         return False
     for handle in steps:
@@ -310,11 +307,8 @@ def _end_cancelled(task: asyncio.Future[Any], waiter: asyncio.Future[Any], wakeu
     as a future (the tasks awaiting it then wake up). False, its ``wakeups`` put back, when its coroutine goes on
     (it ignores ``GeneratorExit``)."""
     coro: Any = task.get_coro()  # type: ignore[attr-defined]
-    try:
-        coro.close()
-    except Exception as exc:  # (its cleanup failed: logged; it ignored GeneratorExit: it still runs, see below)
-        log.debug("Closing the coroutine of the task %s given up raised %s: %s", task.get_name(),  # type: ignore[attr-defined]
-                  type(exc).__name__, exc)
+    if (failure := close_coro(coro)) is not None:  # (its cleanup failed: logged; it ignored GeneratorExit: still runs)
+        log.debug("Closing the coroutine of the task %s given up raised %s", task.get_name(), failure)  # type: ignore[attr-defined]
     if getattr(coro, "cr_frame", None) is not None or getattr(coro, "gi_frame", None) is not None:  # not closed
         for wakeup, context in wakeups:
             waiter.add_done_callback(wakeup, context=context)
@@ -324,6 +318,65 @@ def _end_cancelled(task: asyncio.Future[Any], waiter: asyncio.Future[Any], wakeu
         with contextlib.suppress(Exception):  # done, it retrieves what the tasks it follows raise)
             asyncio.Future.cancel(waiter)
     return True
+
+
+_ignored: dict[int, types.CodeType] = {}  # id of a coroutine left suspended by its close: its code (see close_coro)
+_IGNORED_KEPT = 1024
+_previous_hook: Callable[[Any], Any] | None = None
+
+
+def close_coro(coro: Any) -> str | None:
+    """Close ``coro`` (``GeneratorExit`` where it waits: its ``finally`` blocks run) and return the exception closing it
+    raised as text (``"RuntimeError: coroutine ignored GeneratorExit"``; None when none), for the caller to log.
+
+    A coroutine on its ``await`` chain that ignores ``GeneratorExit`` (``except BaseException: continue``) stays
+    suspended, and Python's collection of it later closes it again, which it ignores again: Python printed that as an
+    "Exception ignored ... RuntimeError: coroutine ignored GeneratorExit" traceback on stderr (review 240 #2). Such a
+    coroutine is noted, and that report of its collection is logged at debug level on ``toolwire.tools`` instead
+    (:func:`_unraisable`, installed as ``sys.unraisablehook`` around the hook in place then, which gets every other
+    report). It is not kept alive: kept for the life of the process, it was closed at the interpreter's end, with no
+    event loop, where a tool that polls with ``asyncio.sleep`` loops for good.
+    """
+    chain: list[types.CoroutineType[Any, Any, Any]] = []
+    link = coro
+    while isinstance(link, types.CoroutineType) and len(chain) < 64:
+        chain.append(link)
+        link = link.cr_await
+    try:
+        coro.close()
+    except Exception as exc:
+        _note_ignored([link for link in chain if link.cr_frame is not None])
+        chain.clear()  # (nor may the exception's traceback, through this frame, keep them alive: see above)
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def _note_ignored(coros: list[types.CoroutineType[Any, Any, Any]]) -> None:
+    """Note ``coros``, coroutines that ignored their close, for :func:`_unraisable` (installed on first use)."""
+    global _previous_hook
+    if not coros:
+        return
+    for coro in coros:
+        _ignored[id(coro)] = coro.cr_code
+    while len(_ignored) > _IGNORED_KEPT:  # (the oldest notes go: a coroutine that did end after all leaves its own)
+        del _ignored[next(iter(_ignored))]
+    if sys.unraisablehook is not _unraisable:
+        _previous_hook = sys.unraisablehook
+        sys.unraisablehook = _unraisable
+
+
+def _unraisable(unraisable: Any) -> None:
+    """``sys.unraisablehook``: the report of a noted coroutine (:func:`close_coro`) that ignored its close once more
+    as Python collected it is logged at debug level on ``toolwire.tools``; every other report goes to the hook that was
+    in place (Python's own, which prints it)."""
+    coro, exc = unraisable.object, unraisable.exc_value
+    if (isinstance(coro, types.CoroutineType) and isinstance(exc, RuntimeError)
+            and _ignored.get(id(coro)) is coro.cr_code):
+        del _ignored[id(coro)]
+        log.debug("The coroutine %s given up ignored its close again as it was collected (%s: %s)",
+                  getattr(coro, "__qualname__", "?"), type(exc).__name__, exc)
+        return
+    (_previous_hook or sys.__unraisablehook__)(unraisable)
 
 
 def give_up(task: asyncio.Task[Any]) -> None:
@@ -350,11 +403,8 @@ def give_up(task: asyncio.Task[Any]) -> None:
     inner = getattr(task.get_coro(), "cr_await", None)
     if isinstance(inner, types.CoroutineType):
         _given_up.add(task)
-        try:
-            inner.close()
-        except Exception as exc:  # the call is given up all the same; the cleanup's failure is only logged
-            log.debug("Closing the coroutine of the task %s given up raised %s: %s", task.get_name(),
-                      type(exc).__name__, exc)
+        if (failure := close_coro(inner)) is not None:  # given up all the same; the cleanup's failure is only logged
+            log.debug("Closing the coroutine of the task %s given up raised %s", task.get_name(), failure)
         if inner.cr_frame is None:  # closed
             task.cancel()
             return
