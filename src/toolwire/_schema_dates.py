@@ -10,6 +10,7 @@ transparent to JSON Schema writers (:func:`toolwire._schema_strict.transparent`)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from pydantic_core import PydanticCustomError
@@ -86,4 +87,39 @@ def not_digits(node: dict[str, Any], config: dict[str, Any] | None = None) -> di
         out["ref"] = node["ref"]
     return out
 
+
+_WRITTEN_ERRORS = frozenset(f"{kind}_written" for kind in WRITTEN)
+
+
+def fit_written_errors(errors: list[Any], path: Callable[[tuple[Any, ...]], str]) -> list[Any]:
+    """The errors of a failed validation with a union's date member's own error made true of the value (review 233
+    #5): that error (``date_written``, from :func:`toolwire._schema_unions.dates_apart`) says "not a number or digits
+    alone", which fits a number or digits; for another value it is left out where a date error of pydantic's own
+    at the same place gives the reason (``month value is outside expected range``), else it keeps only "Input
+    should be a date written YYYY-MM-DD".
+
+    Args:
+        errors: pydantic's ``ValidationError.errors()`` dicts.
+        path: the place of a ``loc`` as the model reads it (union member labels left out).
+
+    Returns:
+        The errors, in order, changed where said (new dicts; the others as given).
+    """
+    if not any(err.get("type") in _WRITTEN_ERRORS for err in errors):
+        return errors
+    out: list[Any] = []
+    for err in errors:
+        kind, value = err.get("type"), err.get("input")
+        if kind not in _WRITTEN_ERRORS or value.__class__ in (int, float) or (
+                isinstance(value, str) and _NUMBER.match(value)):
+            out.append(err)
+            continue
+        family = kind.removesuffix("_written") + "_"
+        place = path(tuple(err.get("loc", ())))
+        if any(other is not err and str(other.get("type", "")).startswith(family) and other.get("input") == value
+               and path(tuple(other.get("loc", ()))) == place for other in errors):
+            continue  # (pydantic's own reason is given)
+        expected = (err.get("ctx") or {}).get("expected") or WRITTEN[kind.removesuffix("_written")]
+        out.append({**err, "msg": f"Input should be {expected}"})
+    return out
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from toolwire._printing import safe_text
+from toolwire._schema_dates import fit_written_errors
 from toolwire._schema_nulls import NullPlan, drop_defaulted_nulls, null_plan
 from toolwire._schema_nulls import union_branches as _union_branches
 from toolwire.errors import SchemaError
@@ -240,7 +241,7 @@ def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str
     messages: dict[tuple[str, str], list[str]] = {}
     extra = False
     objects: dict[str, list[str] | None] = {}  # objects that got an unknown key: their fields, when known
-    errors = exc.errors(include_url=False)
+    errors = fit_written_errors(exc.errors(include_url=False), lambda loc: shown_path(loc, schema))
     # a union of objects told apart by a tag: only the errors of the member the tag picks (review 237 #1)
     tagged = _TaggedUnions(errors, schema) if schema is not None and len(errors) > 1 else None
     if tagged is not None:
