@@ -488,6 +488,8 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
     thread run) and, with a ``limit``, encoding stops at twice the limit: the marker then says how many
     characters were kept of more than how many, since the whole text is never built
     (``[... result truncated: its first 20000 characters kept, of more than 40009; ask for a narrower result ...]``).
+    One holding images is a text block of its JSON and the image blocks, as :func:`result_to_content` gives it,
+    its text cut at ``limit`` (review 245 #1: it was an error result once the result was big).
 
     Raises:
         ToolResultError: as :func:`result_to_content`.
@@ -503,7 +505,12 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
                 raise
         return _bounded_json(_finite(value), limit, _finite_default)
 
-    return _json_text(lambda: _keys_as_text(encode_as_is, json_form(result)))
+    try:
+        return _json_text(lambda: _keys_as_text(encode_as_is, json_form(result)))
+    except ToolResultError as exc:  # (images are looked for only on failure, as result_to_content does: review 245 #1)
+        if exc.reason != _NOT_UTF8_REASON or (blocks := _with_images(result)) is None:
+            raise
+        return truncate_content(blocks, limit)
 
 
 def _json_text(encode: Callable[[], str]) -> str:
