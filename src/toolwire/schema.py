@@ -30,29 +30,38 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import decimal
 import functools
 import inspect
-import math
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any, get_args, get_origin
 
 import typing_extensions
-from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter, ValidationError, with_config
+from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, with_config
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 from pydantic.fields import FieldInfo
-from pydantic.json_schema import NoDefault
 from pydantic_core import PydanticUndefined
 from pydantic_core import SchemaError as CoreSchemaError
 
 from toolwire._schema_compat import _annotation_description, _compat, _field_copy, resolved_adapter
-from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
+from toolwire._schema_defaults import (
+    _NO_JSON,
+    _SHOWN,
+    _default_json,
+    _DefaultsAsData,
+    _drop_non_finite,
+    _renamed_keys,
+)
+from toolwire._schema_fast import (  # noqa: F401  (fast_default: benchmarks/check_schema_fastpath.py reads it here)
+    Unsupported,
+    fast_default,
+    fast_function_schema,
+    sorted_inline,
+)
 from toolwire._schema_json import reader
 from toolwire._schema_params import (
     annotated_default,
-    has_non_finite_text,
     model_class_error,
     unpacked_kwargs,
     unresolved_hint_error,
@@ -67,8 +76,7 @@ from toolwire._schema_refs import (
     null_plan,
     validation_message,
 )
-from toolwire._schema_shapes import stable_value
-from toolwire._schema_strict import StrictJsonSchema, strict_validator, validator_config
+from toolwire._schema_strict import strict_validator, validator_config
 from toolwire._signature import (
     _parse_docstring,
     _parse_docstring_fields,  # noqa: F401  (benchmarks/check_schema_fastpath.py checks it)
@@ -225,35 +233,6 @@ def _model_validate(model: type[BaseModel], tool_name: str, parameters: dict[str
     return validate
 
 
-# pydantic walks the whole JSON Schema it writes for "$ref" and "$defs" keys, defaults included, and fails
-# (KeyError, AttributeError) on a default such as {"$defs": 1}: defaults are written with those keys renamed
-# and get them back once the schema is done. (The renamed keys sort where the real ones do.)
-_HIDDEN = {"$ref": "$ref\x00toolwire", "$defs": "$defs\x00toolwire"}
-_SHOWN = {hidden: key for key, hidden in _HIDDEN.items()}
-
-
-def _renamed_keys(value: Any, names: Mapping[str, str]) -> Any:
-    if isinstance(value, dict):
-        return {names.get(k, k): _renamed_keys(v, names) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_renamed_keys(v, names) for v in value]
-    return value
-
-
-class _DefaultsAsData(StrictJsonSchema):
-    """pydantic's JSON Schema generator (of the stricter core schema, see :mod:`toolwire._schema_strict`), with
-    "$ref"/"$defs" keys in defaults hidden from its reference walk, and no default holding a non-finite ``Decimal``
-    (a nested model's field, an args_schema's: pydantic writes ``"NaN"``, which the validator refuses; review 237
-    #3) or ``float`` (dropped later anyway)."""
-
-    def encode_default(self, dft: Any) -> Any:
-        return _renamed_keys(super().encode_default(dft), _HIDDEN)
-
-    def get_default_value(self, schema: Any) -> Any:
-        default = super().get_default_value(schema)
-        return default if _finite(default) else NoDefault
-
-
 def _pydantic_json_schema(make: Callable[..., dict[str, Any]], what: str,
                           params: Iterable[tuple[str | None, Any]] = ()) -> dict[str, Any]:
     """``make(schema_generator=...)`` as a SchemaError naming ``what`` (and which of ``params`` to blame) on failure."""
@@ -363,72 +342,6 @@ def _pydantic_function_schema(
     validator = strict_validator(adapter.core_schema, None, adapter.validator)  # type: ignore[arg-type]
     keys = _schema_keys(adapter.core_schema, raw.get("properties") or {})
     return raw, reader(validator, adapter.core_schema), keys  # (JSON-mode rules where they differ: review 94)
-
-
-_NO_JSON: Any = object()
-_JSON_SCALARS = (str, int, float, bool, type(None))  # (a tuple made once, not a union per call)
-
-
-def _finite(value: Any) -> bool:
-    """Whether ``value`` (JSON-like data, or a default's Python value) holds no ``inf``/``nan``, which JSON cannot
-    carry: a ``float`` one or a ``Decimal`` one (written ``"NaN"``/``"Infinity"``, which the validator refuses:
-    review 237 #3)."""
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, dict):
-        return all(_finite(v) for v in value.values())
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return all(_finite(v) for v in value)
-    if isinstance(value, decimal.Decimal):
-        return value.is_finite()
-    return True
-
-
-def _drop_non_finite(schema: Any, tool_name: str, path: str = "") -> None:
-    """Remove ``default``/``examples`` values holding ``inf``/``nan`` from a JSON Schema, in place; any other
-    such number (a ``maximum: inf``, an enum member) is a :class:`SchemaError` naming the tool.
-
-    Python allows ``def f(limit: float = float("inf"))``; JSON does not (RFC 8259, section 6), and
-    providers reject the request, so such a default is simply not advertised.
-    """
-    if isinstance(schema, dict):
-        for key in [k for k in ("default", "examples") if k in schema and not _finite(schema[k])]:
-            del schema[key]
-        for key, value in schema.items():
-            _drop_non_finite(value, tool_name, f"{path}/{key}")
-    elif isinstance(schema, list):
-        for index, value in enumerate(schema):
-            _drop_non_finite(value, tool_name, f"{path}/{index}")
-    elif isinstance(schema, float) and not math.isfinite(schema):
-        raise SchemaError(f"The JSON Schema of tool {tool_name!r} holds {schema} at {path or '/'}, which JSON "
-                          "cannot carry: use a finite number there.")
-
-
-def _default_json(value: Any) -> Any:
-    """A parameter default's JSON form, or ``_NO_JSON`` when it has none (``inf``/``nan`` included, a ``Decimal``
-    one too, in a model or dataclass instance as well: pydantic would write them as ``null`` or ``"NaN"``, which
-    are not the default or are refused: review 237 #3); a set's members sorted (by their JSON text where they
-    do not sort), so the schema's text is the same in every process, and a NamedTuple the object of its fields, in a
-    model or dataclass instance too."""
-    if not _finite(value):
-        return _NO_JSON
-    if isinstance(value, _JSON_SCALARS):
-        return value
-    try:
-        return fast_default(value)
-    except Unsupported:
-        pass
-    # sets sorted, NamedTuples as objects (review 175 #3, #7; in an instance too: 182 #2), keys by alias
-    shown = stable_value(value, by_alias=True)
-    try:
-        out = TypeAdapter(type(shown)).dump_python(shown, mode="json", by_alias=True)  # (as it is validated)
-        # a Decimal NaN or Infinity in a model or dataclass instance is written "NaN"/"Infinity", which the
-        # validator refuses (review 237 #3): looked for in the Python values only when such a text is there
-        if has_non_finite_text(out) and not _finite(TypeAdapter(type(value)).dump_python(value)):
-            return _NO_JSON
-        return out
-    except Exception:
-        return _NO_JSON
 
 
 def function_schema(

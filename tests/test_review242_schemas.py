@@ -1,0 +1,171 @@
+"""Review 242: #8 an injected key of ``**kwargs: Unpack[TypedDict]`` is neither published nor taken from a call;
+#6 a default holding a non-finite number anywhere (a float in an instance, a dict key) is not published; #9
+``Unpack`` of a parametrised generic TypedDict; #2 and #10 a tagged union's error names the mistake of the member
+the tag picks, for a defaulted tag, a tag of several values, a non-object member, and members sharing a name."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, NotRequired
+
+import pytest
+from langchain_core.tools import InjectedToolArg, InjectedToolCallId
+from typing_extensions import TypedDict, Unpack
+
+from toolwire import Tool
+from toolwire.errors import SchemaError
+
+
+def _call(t: Tool, args: dict, call_id: str = "call_1") -> str:
+    return str(t.invoke({"type": "tool_call", "name": t.name, "id": call_id, "args": args}).content)
+
+
+# ------------------------------------------------------------------ #8: injected keys of Unpack[TD]
+
+
+class _Opts(TypedDict):
+    city: str
+    tool_call_id: Annotated[str, InjectedToolCallId]
+    user_id: NotRequired[Annotated[str, InjectedToolArg]]
+
+
+def _weather(**kwargs: Unpack[_Opts]) -> str:
+    """Weather."""
+    return json.dumps(kwargs, sort_keys=True)
+
+
+def test_injected_unpack_keys_are_not_published() -> None:
+    t = Tool.from_function(_weather)
+    assert list(t.spec.parameters["properties"]) == ["city"]
+    assert t.spec.parameters.get("required") == ["city"]
+
+
+def test_injected_unpack_keys_are_filled_not_taken_from_the_call() -> None:
+    t = Tool.from_function(_weather)
+    assert json.loads(_call(t, {"city": "Rome"})) == {"city": "Rome", "tool_call_id": "call_1"}
+    out = _call(t, {"city": "Rome", "tool_call_id": "made-up", "user_id": "admin"})
+    assert out.startswith("Error:")
+    assert "'tool_call_id' is not an argument a call may set" in out
+    assert "'user_id' is not an argument a call may set" in out
+    assert "InjectedToolArg" in out and "InjectedToolCallId" in out
+
+
+def test_injected_unpack_key_outside_a_call() -> None:
+    class Quiet(TypedDict):
+        city: str
+        tool_call_id: NotRequired[Annotated[str, InjectedToolCallId]]
+
+    def quiet(**kw: Unpack[Quiet]) -> str:
+        """Quiet."""
+        return json.dumps(kw, sort_keys=True)
+
+    t = Tool.from_function(quiet)
+    assert list(t.spec.parameters["properties"]) == ["city"]
+    assert json.loads(t.invoke({"city": "Oslo"})) == {"city": "Oslo"}  # (no call: a NotRequired key is not passed)
+    assert json.loads(_call(t, {"city": "Oslo"}, "c9")) == {"city": "Oslo", "tool_call_id": "c9"}
+
+
+def test_required_injected_arg_key_is_refused() -> None:
+    class Needs(TypedDict):
+        city: str
+        user_id: Annotated[str, InjectedToolArg]
+
+    def needs(**kw: Unpack[Needs]) -> str:
+        """Needs."""
+        return ""
+
+    with pytest.raises(SchemaError, match=r"'user_id'.*InjectedToolArg.*NotRequired"):
+        Tool.from_function(needs)
+
+
+# ------------------------------------------------------------------ #6: non-finite numbers anywhere in a default
+
+
+def test_non_finite_inside_instances_and_dict_keys_is_not_published() -> None:
+    import dataclasses
+    import math
+    from decimal import Decimal
+
+    from pydantic import BaseModel
+
+    class Limits(BaseModel):
+        ceiling: float = 1.0
+
+    @dataclasses.dataclass
+    class Range:
+        high: float = 1.0
+
+    def scan(limits: Limits = Limits(ceiling=math.inf)) -> str:  # noqa: B008
+        """Scan."""
+        return repr(limits)
+
+    def span(r: Range = Range(high=math.nan)) -> str:  # noqa: B008
+        """Span."""
+        return repr(r)
+
+    def weights(w: dict[Decimal, int] = {Decimal("NaN"): 1}) -> str:  # noqa: B006
+        """Weights."""
+        return repr(w)
+
+    def buckets(b: dict[float, int] = {math.inf: 1}) -> str:  # noqa: B006
+        """Buckets."""
+        return repr(b)
+
+    def nested(b: list[dict[float, int]] = [{-math.inf: 1}]) -> str:  # noqa: B006
+        """Nested."""
+        return repr(b)
+
+    for f in (scan, span, weights, buckets, nested):
+        t = Tool.from_function(f)
+        (prop,) = t.spec.parameters["properties"].values()
+        assert "default" not in prop, (f.__name__, prop)
+        json.dumps(t.spec.parameters, allow_nan=False)
+    assert _call(Tool.from_function(scan), {}) == "Limits(ceiling=inf)"
+
+
+class _Inner(TypedDict):
+    x: float
+
+
+def test_finite_instance_defaults_are_still_published() -> None:
+    import dataclasses
+
+    from pydantic import BaseModel
+
+    class Limits(BaseModel):
+        ceiling: float | None = 1.0
+
+    @dataclasses.dataclass
+    class Range:
+        high: float = 2.5
+
+    def scan(limits: Limits = Limits(ceiling=None), r: Range = Range(), w: dict[float, int] = {1.5: 1}) -> str:  # noqa: B006, B008
+        """Scan."""
+        return ""
+
+    props = Tool.from_function(scan).spec.parameters["properties"]
+    assert props["limits"]["default"] == {"ceiling": None}
+    assert props["r"]["default"] == {"high": 2.5}
+    assert props["w"]["default"] == {"1.5": 1}
+
+
+def test_nested_model_field_default_instance_with_inf_is_not_published() -> None:
+    import math
+
+    from pydantic import BaseModel
+
+    class Limits(BaseModel):
+        ceiling: float = 1.0
+
+    class Query(BaseModel):
+        limits: Limits = Limits(ceiling=math.inf)
+        text: str
+
+    def search(q: Query) -> str:
+        """Search."""
+        return ""
+
+    t = Tool.from_function(search)
+    text = json.dumps(t.spec.parameters, allow_nan=False)
+    assert '"ceiling": null' not in text
+    assert "default" not in t.spec.parameters["properties"]["q"]["properties"]["limits"]
