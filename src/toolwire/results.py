@@ -23,14 +23,14 @@ import base64
 import json
 import logging
 import re
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from toolwire._error_origin import error_wording, hide_unsent_values, raised_in_tool_code
-from toolwire._foreign_results import is_foreign_answer
 from toolwire._result_json import (
     _MEDIA_BLOCKS,
     _dumps,
@@ -50,6 +50,7 @@ from toolwire._result_json import (
     json_form,
     standard_block,
 )
+from toolwire._result_size import _is_array, _items, is_cheap_result  # (re-exported)
 from toolwire._secrets import redact_url
 from toolwire.errors import ToolExecutionError, ToolResultError
 
@@ -411,55 +412,6 @@ def _is_text_block(block: Any) -> bool:
     return isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
 
 
-_CHEAP_NODES = 5_000  # containers' items walked before a result counts as big
-_CHEAP_CHARS = 500_000  # string characters seen before a result counts as big
-
-
-def is_cheap_result(result: Any) -> bool:
-    """Return whether turning ``result`` into content is cheap enough to do on the event loop.
-
-    True for text, numbers and containers (dicts, lists, tuples, pydantic models, dataclasses) holding at
-    most a few thousand items and a few hundred thousand characters in all. The walk stops as soon as
-    the budget is spent, so the answer costs little even for a huge result. True also for a LangChain
-    ``ToolMessage`` or a LangGraph ``Command``, which are read as messages, never written out as JSON.
-    """
-    kind = type(result)
-    if kind is str or kind is int or kind is float or kind is bool or result is None:
-        return True
-    if is_foreign_answer(result):  # LangChain's ToolMessage (read as toolwire's own, review 93), a LangGraph Command
-        return True
-    nodes = chars = 0
-    stack = [result]
-    while stack:
-        value = stack.pop()
-        kind = type(value)
-        if kind is str:
-            chars += len(value)
-            if chars > _CHEAP_CHARS:
-                return False
-            continue
-        if kind is dict or kind is list or kind is tuple:
-            nodes += len(value)
-            if nodes > _CHEAP_NODES:
-                return False
-            stack.extend(value.values() if kind is dict else value)  # type: ignore[union-attr]
-            continue
-        nodes += 1
-        if isinstance(value, bytes | bytearray):
-            chars += len(value)
-        elif isinstance(value, Iterator):  # read lazily, maybe slowly or without end: not on the event loop
-            return False
-        elif isinstance(value, BaseModel) or hasattr(type(value), "__dataclass_fields__"):  # (the class's: an
-            # instance's __getattr__ may raise anything, review 31)
-            fields = getattr(value, "__dict__", None)
-            if fields is None:
-                return False  # a slotted dataclass: not walked, treated as big
-            stack.append(dict(fields))
-        if nodes > _CHEAP_NODES or chars > _CHEAP_CHARS:
-            return False
-    return True
-
-
 def _bounded_json(result: Any, limit: int | None, default: Any = _json_default) -> str:
     """The JSON text of ``result`` from the pure-Python encoder (the same text as ``json.dumps``), cut at
     ``limit``. Unlike ``json.dumps`` (C code that holds the GIL to the end) it lets other threads, the
@@ -494,6 +446,8 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
     Raises:
         ToolResultError: as :func:`result_to_content`.
     """
+    if type(result) in (set, frozenset, deque, range) or _is_array(result):  # as the list of its items, encoded
+        result = _items(result, limit)  # piecewise below, not written whole then cut (review 245 #2)
     if type(result) not in (dict, list, tuple) or _is_blocks(result) or _is_media_block(result):
         return truncate_content(result_to_content(result), limit)
 
