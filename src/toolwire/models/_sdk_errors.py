@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import base64
 import json
+import json.encoder
+import math
 import os
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, NoReturn
@@ -186,7 +188,8 @@ class SDKErrors:
         raise error from None
 
     def _translate_any(self, exc: BaseException) -> ProviderError | None:
-        """:meth:`_translate`, and a body the SDK could not decode (a ``ValueError`` such as
+        """:meth:`_translate`, a request the SDK could not write as JSON (:func:`_unsendable`: not retryable), and a
+        body the SDK could not decode (a ``ValueError`` such as
         ``json.JSONDecodeError`` or Gemini's ``UnknownApiResponseError``) as a :class:`ProviderError`, retryable
         when the JSON broke off after it began (a body or stream line cut in transit).
 
@@ -206,7 +209,11 @@ class SDKErrors:
                 exc.__cause__ = exc.__context__ = None
                 exc.__suppress_context__ = True
             return exc
-        found = self._translate(exc)
+        # a request the SDK could not write as JSON (a float inf in a tool's schema): nothing was sent, and every
+        # try would fail alike (review 242 #7: it was "a body that is not an OpenAI reply", retried)
+        found = _unsendable(exc, self.provider) if isinstance(exc, ValueError) else None
+        if found is None:
+            found = self._translate(exc)
         if found is None and isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
             # JSON that breaks off after it began was cut in transit (worth another try); a body that is not
             # JSON from its first character (an HTML page) will not change. An SDK's own error for it (Gemini's
@@ -245,3 +252,68 @@ class SDKErrors:
         return ProviderError(mask_secret(str(error.args[0]), key), provider=error.provider, status=error.status,
                              retryable=error.retryable, hint=mask_secret(error.hint, key) if error.hint else None,
                              api_advice=error.api_advice)
+
+
+_JSON_FILES = frozenset(module.__file__ for module in (json, json.encoder) if module.__file__)
+_MOST_STEPS = 64  # how deep a request is searched for the value JSON cannot carry
+
+
+def _unsendable(exc: ValueError, provider: str) -> ProviderError | None:
+    """The error for a request the SDK (or its HTTP client) could not write as JSON, so that nothing was sent: a
+    ``ValueError`` raised inside the standard ``json`` encoder (``Out of range float values are not JSON
+    compliant`` for a float ``inf``/``nan``, ``Circular reference detected``), found by the frames of its
+    traceback; None for any other error. Not retryable: every try would fail alike (review 242 #7: it was worded
+    as a body the server sent, and retried). The message names where in the request the non-finite number is
+    (``tools[0].function.parameters.properties.factor.maximum``, and the tool's name), read from the encoder's
+    frame, when it can be found."""
+    frames, tb = [], exc.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    if not frames or frames[-1].f_code.co_filename not in _JSON_FILES:
+        return None
+    detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+    found = None
+    for frame in frames:  # (the outermost json frame holds the whole request: dumps(obj), encode(o))
+        if frame.f_code.co_filename in _JSON_FILES and frame.f_code.co_name in ("dumps", "encode"):
+            found = _non_finite_at(frame.f_locals.get("obj", frame.f_locals.get("o")), [], set())
+            break
+    if found is not None:
+        path, value = found
+        where = "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in path).lstrip(".")
+        tool = _tool_name(frame.f_locals.get("obj", frame.f_locals.get("o")), path)
+        text = (f"The request could not be written as JSON, so nothing was sent: {where or 'a value'}"
+                f"{f' (in the schema of tool {tool!r})' if tool else ''} is {value}, which JSON cannot carry; use a "
+                "finite number there or leave it out.")
+    else:
+        text = (f"The request could not be written as JSON, so nothing was sent ({detail}): look in the tool "
+                "schemas, messages and options given to the model for a value JSON cannot carry, and change it.")
+    return ProviderError(text, provider=provider, status=None, retryable=False)
+
+
+def _non_finite_at(value: Any, path: list[str | int], seen: set[int]) -> tuple[list[str | int], float] | None:
+    """The path to the first float ``inf``/``nan`` in ``value`` (a request's JSON data) and that float, or None."""
+    if isinstance(value, float):
+        return (path, value) if not math.isfinite(value) else None
+    if not isinstance(value, dict | list | tuple) or id(value) in seen or len(path) > _MOST_STEPS:
+        return None
+    seen.add(id(value))
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        found = _non_finite_at(item, [*path, key if isinstance(key, int) and not isinstance(value, dict) else
+                                      str(key)], seen)
+        if found is not None:
+            return found
+    return None
+
+
+def _tool_name(request: Any, path: list[str | int]) -> str | None:
+    """The name of the tool whose definition ``path`` (in ``request``) is in, when it is in ``tools[i]``."""
+    if len(path) < 2 or path[0] != "tools" or not isinstance(request, dict):
+        return None
+    try:
+        tool = request["tools"][path[1]]
+        name = tool.get("name") or (tool.get("function") or {}).get("name")
+    except Exception:
+        return None
+    return name if isinstance(name, str) else None

@@ -1,0 +1,44 @@
+"""Review 242 #1, #3, #4, #5, #7: LangChain tools and structured output word a tagged union's errors as a toolwire
+tool does, leave a non-finite default out of the published schema as a function tool does, and a request that cannot
+be written as JSON is one error that says what in it is not JSON, not retried and not blamed on the server."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from toolwire.errors import ProviderError
+
+# -- #7: a request that cannot be encoded -------------------------------------------------------------------------
+
+_INF_TOOL = {"type": "function", "function": {"name": "scale", "description": "Scale a value.", "parameters": {
+    "type": "object", "properties": {"factor": {"type": "number", "maximum": math.inf}}, "required": ["factor"]}}}
+
+
+def test_unencodable_openai_request_is_not_retried_nor_blamed_on_the_server() -> None:
+    from toolwire.models.openai import ChatOpenAI
+
+    # (port 9, discard: nothing listens; the request is refused before a connection is tried)
+    model = ChatOpenAI(model="gpt-4o-mini", base_url="http://127.0.0.1:9/v1", api_key="sk-test", max_retries=2)
+    with pytest.raises(ProviderError) as caught:
+        model.bind_tools([_INF_TOOL]).invoke("Scale by 2.")
+    error = caught.value
+    text = str(error)
+    assert error.retryable is False
+    assert "gave up after" not in text and "base_url" not in text and "proxy" not in text
+    assert "not an OpenAI reply" not in text
+    assert "tools[0].function.parameters.properties.factor.maximum" in text and "'scale'" in text
+    assert "inf" in text and "nothing was sent" in text
+
+
+def test_unencodable_anthropic_request_is_not_retried() -> None:
+    pytest.importorskip("anthropic")
+    from toolwire.models.anthropic import ChatAnthropic
+
+    model = ChatAnthropic(model="claude-3-5-haiku-latest", base_url="http://127.0.0.1:9", api_key="sk-ant-test",
+                          max_retries=2)
+    with pytest.raises(ProviderError) as caught:
+        model.bind_tools([_INF_TOOL]).invoke("Scale by 2.")
+    assert caught.value.retryable is False
+    assert "factor.maximum" in str(caught.value) and "gave up after" not in str(caught.value)
