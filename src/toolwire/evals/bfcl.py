@@ -103,6 +103,10 @@ _SCORED = ("simple_python, simple_java, simple_javascript, multiple, parallel, p
 # executed calls (v3+'s exec_*, v1's executable_*, rest), plain answers (v4's web_search_*, memory_*), v1's chatable
 _NOT_AST_PREFIXES = ("exec_", "executable_", "web_search", "memory_")
 _NOT_AST = frozenset({"rest", "executable", "chatable", "web_search", "memory"})
+# the categories toolwire knows to have AST answer keys (a missing answer file of one is a broken copy); any other
+# category whose answer file is missing, v4's format_sensitivity among them, is refused as not scored (review 244 #1)
+_AST_KNOWN = frozenset({*CATEGORIES, *_FILE_ALIASES, "live_simple", "live_multiple", "live_parallel",
+                        "live_parallel_multiple", "sql"})
 JSON_TYPES = frozenset({"object", "number", "integer", "string", "boolean", "array", "null"})
 _NAME_BAD = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -175,9 +179,37 @@ def _answer_folder(folder: Path) -> UserError:
                      f"({str(folder.parent)!r}), which holds the BFCL_v4_<category>.json question files.")
 
 
+def _unscored(canonical: str) -> UserError | None:
+    """The refusal of a category toolwire does not score by its name (multi-turn, executed or plain answers, v4's
+    format_sensitivity), or None."""
+    if "multi_turn" in canonical:
+        return UserError(f"BFCL category {canonical!r} is multi-turn; only single-turn categories are supported: "
+                         f"{_SCORED}.")
+    if canonical in _NOT_AST or canonical.startswith(_NOT_AST_PREFIXES):
+        return UserError(f"BFCL category {canonical!r} is not scored by toolwire (its answers are executed calls or "
+                         f"plain answers, not AST answer keys); toolwire scores {_SCORED}.")
+    if canonical == "format_sensitivity":
+        return UserError(f"BFCL category {canonical!r} is not scored by toolwire (its file lists items of other "
+                         f"categories to ask in other prompt formats, and it has no answer file); toolwire scores "
+                         f"{_SCORED}.")
+    return None
+
+
+def _no_answers(canonical: str, answers: Path) -> UserError:
+    """The error of a question file whose answer file is missing: a broken copy for a category toolwire knows, not
+    scored for any other (review 244 #1)."""
+    if canonical in _AST_KNOWN:
+        return UserError(f"BFCL answer file {str(answers)!r} is missing (needed to score {canonical}): get a fresh "
+                         "copy of the BFCL data with its possible_answer folder, or leave out that category.")
+    return UserError(f"BFCL category {canonical!r} is not scored by toolwire (it has no answer file "
+                     f"{str(answers)!r}); toolwire scores {_SCORED}.")
+
+
 def available_categories(data_dir: str | Path) -> list[str]:
-    """Return the sorted canonical categories with a question file (``BFCL_v4_<name>.json``, or an earlier
-    release's name) in ``data_dir``.
+    """Return the sorted canonical categories toolwire can score in ``data_dir``: those with a question file
+    (``BFCL_v4_<name>.json``, or an earlier release's name) that are single-turn with AST answers, and that have
+    their answer file (or need none, as the irrelevance ones) unless toolwire knows them (review 244 #1: multi-turn,
+    exec, web-search, memory and format_sensitivity files are left out, as :func:`load_category` refuses them).
 
     Raises:
         UserError: ``data_dir`` is not a folder.
@@ -192,7 +224,11 @@ def available_categories(data_dir: str | Path) -> list[str]:
                 stem = path.name[len(prefix):-len(".json")]
                 if prefix.startswith("gorilla") and stem == "relevance":
                     stem = "irrelevance"
-                found.add(resolve_category(stem))
+                name = resolve_category(stem)
+                if _unscored(name) is None and (name in _AST_KNOWN or name.endswith("relevance")
+                                                or (folder / "possible_answer" / path.name).is_file()):
+                    found.add(name)
+                break
     return sorted(found)
 
 
@@ -226,9 +262,7 @@ def find_category_files(data_dir: str | Path, category: str) -> tuple[Path, Path
             if not answers.is_file():
                 if folder.name.lower() == "possible_answer":
                     raise _answer_folder(folder)
-                raise UserError(f"BFCL answer file {str(answers)!r} is missing (needed to score {canonical}): get a "
-                                "fresh copy of the BFCL data with its possible_answer folder, or leave out that "
-                                "category.")
+                raise _no_answers(canonical, answers)
             return questions, answers
     have = ", ".join(available_categories(folder)) or "none"
     raise UserError(f"No BFCL data for category {category!r} in {str(folder)!r}; available: {have}.")
@@ -330,15 +364,13 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
             (or answers) with one id, an item without an answer, an item whose ``function`` entries or question
             messages are not JSON objects (naming its file and line), a multi-turn category (those need
             executing the tools, which this loader does not do), or a category whose answers are not AST answer
-            keys (``exec_*``, ``executable_*``, ``rest``, ``web_search_*``, ``memory_*``, ``chatable``).
+            keys (``exec_*``, ``executable_*``, ``rest``, ``web_search_*``, ``memory_*``, ``chatable``, v4's
+            ``format_sensitivity``, or any category toolwire does not know that has no answer file).
     """
     canonical = resolve_category(category)
-    if "multi_turn" in canonical:
-        raise UserError(f"BFCL category {canonical!r} is multi-turn; only single-turn categories are supported: "
-                        f"{_SCORED}.")
-    if canonical in _NOT_AST or canonical.startswith(_NOT_AST_PREFIXES):
-        raise UserError(f"BFCL category {canonical!r} is not scored by toolwire (its answers are executed calls or "
-                        f"plain answers, not AST answer keys); toolwire scores {_SCORED}.")
+    refusal = _unscored(canonical)
+    if refusal is not None:
+        raise refusal
     if limit is not None and limit < 0:
         raise UserError(f"limit must be 0 or more, not {limit}.")
     questions_path, answers_path = find_category_files(data_dir, canonical)
