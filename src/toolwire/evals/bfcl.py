@@ -174,9 +174,19 @@ def _no_folder(folder: Path) -> UserError:
 
 def _answer_folder(folder: Path) -> UserError:
     """The error of a data folder that is BFCL's ``possible_answer`` folder (review 238 #3: an easy slip, which was
-    said as a missing ``possible_answer/possible_answer/`` file)."""
+    said as a missing ``possible_answer/possible_answer/`` file); the folder above is named as resolved, so ``.``
+    and a symlink name the real one (review 244 #2)."""
     return UserError(f"{str(folder)!r} is BFCL's answer folder, not its data folder: pass the folder above it "
-                     f"({str(folder.parent)!r}), which holds the BFCL_v4_<category>.json question files.")
+                     f"({str(folder.resolve().parent)!r}), which holds the BFCL_v4_<category>.json question files.")
+
+
+def _is_answer_folder(folder: Path) -> bool:
+    """Whether ``folder`` (an existing folder) is BFCL's ``possible_answer`` folder: named so once resolved (``.``
+    and a symlink included, review 244 #2) with BFCL question files beside it."""
+    real = folder.resolve()
+    if real.name.lower() != "possible_answer":
+        return False
+    return any(path.name.startswith(_PREFIXES) for path in real.parent.glob("*.json"))
 
 
 def _unscored(canonical: str) -> UserError | None:
@@ -250,18 +260,15 @@ def find_category_files(data_dir: str | Path, category: str) -> tuple[Path, Path
     canonical = resolve_category(category)
     if not folder.is_dir():
         raise _no_folder(folder)
-    names = _file_names(canonical)
-    if folder.name.lower() == "possible_answer" and any((folder.parent / name).is_file() for name in names):
+    if _is_answer_folder(folder):
         raise _answer_folder(folder)
-    for name in names:
+    for name in _file_names(canonical):
         questions = folder / name
         if questions.is_file():
             if canonical.endswith("relevance"):
                 return questions, None
             answers = folder / "possible_answer" / name
             if not answers.is_file():
-                if folder.name.lower() == "possible_answer":
-                    raise _answer_folder(folder)
                 raise _no_answers(canonical, answers)
             return questions, answers
     have = ", ".join(available_categories(folder)) or "none"

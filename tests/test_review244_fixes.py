@@ -1,0 +1,116 @@
+"""Review 244, the fixes for reviews 238 and 234: BFCL v4's ``format_sensitivity`` (no answer file) is refused as
+not scored and "available:" names only scored categories (#1); ``--data`` naming the answer folder as ``.`` or
+through a symlink gets the "pass the folder above it" advice (#2); a default port is the same server on resume
+(#3); a misspelled ``Tool.batch`` option names its close match (#4); ``Agent.invoke`` given another request option
+says to bind it on the model (#5); model names: ``toolwire models path/pull`` name the close registry name, the
+Hugging Face repo name maps to its registry name, and another size is no typo (#6);
+``benchmarks/bfcl_rescore.py --out`` into a missing folder and a stored call that is not an object say so in one
+line (#7); ``model.bind(model_kwargs={...})`` merges its contents as ``ChatOpenAI(model_kwargs=...)`` does."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from toolwire.errors import UserError
+from toolwire.evals.bfcl import available_categories, load_category
+
+ROOT = Path(__file__).resolve().parents[1]
+_FUNCTION = {"name": "f", "description": "F.", "parameters": {"type": "dict", "properties": {
+    "x": {"type": "integer", "description": "X."}}, "required": ["x"]}}
+
+
+def _write(folder: Path, file: str, question_id: str, answer: object | None) -> None:
+    """Write one question line of ``file`` in ``folder`` and, unless ``answer`` is None, its answer line."""
+    (folder / "possible_answer").mkdir(parents=True, exist_ok=True)
+    (folder / file).write_text(json.dumps({"id": question_id, "question": [[{"role": "user", "content": "f of 1"}]],
+                                           "function": [_FUNCTION]}) + "\n")
+    if answer is not None:
+        (folder / "possible_answer" / file).write_text(json.dumps({"id": question_id, "ground_truth": answer}) + "\n")
+
+
+def _cats(folder: Path) -> Path:
+    """A BFCL folder shaped as upstream's v4: format_sensitivity is a JSON object of other categories' ids with no
+    answer file; web_search, memory, multi-turn and v1 executable files beside simple_python and v3 sql."""
+    _write(folder, "BFCL_v4_simple_python.json", "simple_python_0", [{"f": {"x": [1]}}])
+    _write(folder, "BFCL_v3_sql.json", "sql_0", [{"f": {"x": [1]}}])
+    _write(folder, "BFCL_v4_web_search.json", "web_search_0", ["Paris"])
+    _write(folder, "BFCL_v4_memory.json", "memory_0", ["Paris"])
+    _write(folder, "BFCL_v4_multi_turn_base.json", "multi_turn_base_0", None)
+    _write(folder, "gorilla_openfunctions_v1_test_executable_simple.json", "executable_simple_0", ["f(x=1)"])
+    _write(folder, "BFCL_v4_irrelevance.json", "irrelevance_0", None)
+    _write(folder, "BFCL_v4_mystery.json", "mystery_0", None)  # an unknown category with no answer file
+    (folder / "BFCL_v4_format_sensitivity.json").write_text(json.dumps(
+        {"simple_python": ["simple_python_0"], "parallel": ["parallel_1"]}, indent=4))
+    return folder
+
+
+# ---- 1: format_sensitivity, a category without answer files, and the "available:" list ----
+
+def test_format_sensitivity_is_refused_as_not_scored(tmp_path: Path) -> None:
+    data = _cats(tmp_path)
+    with pytest.raises(UserError) as caught:
+        load_category(data, "format_sensitivity")
+    message = str(caught.value)
+    assert "not scored by toolwire" in message and "simple_python" in message
+    assert "fresh copy" not in message
+
+
+def test_a_category_without_an_answer_file_that_toolwire_does_not_know_is_refused_as_not_scored(
+        tmp_path: Path) -> None:
+    data = _cats(tmp_path)
+    with pytest.raises(UserError) as caught:
+        load_category(data, "mystery")
+    message = str(caught.value)
+    assert "not scored by toolwire" in message and "fresh copy" not in message
+
+
+def test_a_scored_category_missing_its_answer_file_still_says_get_a_fresh_copy(tmp_path: Path) -> None:
+    data = _cats(tmp_path)
+    (data / "possible_answer" / "BFCL_v4_simple_python.json").unlink()
+    with pytest.raises(UserError, match="fresh copy"):
+        load_category(data, "simple_python")
+
+
+def test_available_lists_only_the_categories_toolwire_scores(tmp_path: Path) -> None:
+    data = _cats(tmp_path)
+    assert available_categories(data) == ["irrelevance", "simple_python", "sql"]
+    with pytest.raises(UserError) as caught:
+        load_category(data, "parallel")
+    assert caught.value.args[0].endswith("available: irrelevance, simple_python, sql.")
+    for name in available_categories(data):
+        assert load_category(data, name)
+
+
+# ---- 2: the answer folder named as '.' or through a symlink ----
+
+def _bfcl(folder: Path) -> Path:
+    _write(folder, "BFCL_v4_simple_python.json", "simple_python_0", [{"f": {"x": [1]}}])
+    _write(folder, "BFCL_v4_irrelevance.json", "irrelevance_0", None)
+    return folder
+
+
+@pytest.mark.parametrize("category", ["simple_python", "irrelevance", "parallel"])
+def test_the_answer_folder_given_as_dot_says_pass_the_folder_above_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, category: str) -> None:
+    data = _bfcl(tmp_path / "bfcl")
+    monkeypatch.chdir(data / "possible_answer")
+    with pytest.raises(UserError) as caught:
+        load_category(".", category)
+    message = str(caught.value)
+    assert "is BFCL's answer folder" in message and str(data) in message and "fresh copy" not in message
+
+
+@pytest.mark.parametrize("category", ["simple_python", "irrelevance"])
+def test_the_answer_folder_given_through_a_symlink_says_pass_the_folder_above_it(
+        tmp_path: Path, category: str) -> None:
+    data = _bfcl(tmp_path / "bfcl")
+    link = tmp_path / "answers_link"
+    os.symlink(data / "possible_answer", link)
+    with pytest.raises(UserError) as caught:
+        load_category(link, category)
+    message = str(caught.value)
+    assert "is BFCL's answer folder" in message and str(data) in message and "fresh copy" not in message
