@@ -10,6 +10,7 @@ from typing import Annotated, NotRequired
 
 import pytest
 from langchain_core.tools import InjectedToolArg, InjectedToolCallId
+from pydantic import Field
 from typing_extensions import TypedDict, Unpack
 
 from toolwire import Tool
@@ -169,3 +170,25 @@ def test_nested_model_field_default_instance_with_inf_is_not_published() -> None
     text = json.dumps(t.spec.parameters, allow_nan=False)
     assert '"ceiling": null' not in text
     assert "default" not in t.spec.parameters["properties"]["q"]["properties"]["limits"]
+
+
+def test_injected_unpack_key_on_the_general_path_and_with_a_partial() -> None:
+    import functools
+
+    class Opts(TypedDict):
+        city: Annotated[str, Field(min_length=1, description="The city.")]
+        user_id: NotRequired[Annotated[str, InjectedToolArg]]
+
+    def weather(**kw: Unpack[Opts]) -> str:
+        """Weather."""
+        return json.dumps(kw, sort_keys=True)
+
+    t = Tool.from_function(weather)
+    assert list(t.spec.parameters["properties"]) == ["city"]
+    out = _call(t, {"city": "Rome", "user_id": "admin"})
+    assert "'user_id' is not an argument a call may set" in out and "(the key is not passed)" in out
+    assert json.loads(_call(t, {"city": "Rome"})) == {"city": "Rome"}
+    bound = Tool.from_function(functools.partial(weather, user_id="me"), name="weather")
+    assert list(bound.spec.parameters["properties"]) == ["city"]
+    assert json.loads(_call(bound, {"city": "Rome"})) == {"city": "Rome", "user_id": "me"}
+    assert _call(bound, {"city": "Rome", "user_id": "admin"}).startswith("Error:")

@@ -1,7 +1,8 @@
 """Readings of a function's parameters for :func:`toolwire.schema.function_schema` that run only off its common path
 (review 175): a default written in ``Annotated[..., Field(default=...)]``, the error for a type hint that names a class
 defined later in the module, the refusal of a pydantic model class made into a tool, the description of a
-documented parameter whose type is a class with a docstring of its own, the keys of ``**kwargs: Unpack[TD]``, and
+documented parameter whose type is a class with a docstring of its own, the keys of ``**kwargs: Unpack[TD]`` (its
+injected keys hidden and filled), and
 the texts a non-finite ``Decimal`` in a default is written as.
 
 Private to :mod:`toolwire.schema`.
@@ -14,6 +15,7 @@ import functools
 import inspect
 import sys
 import typing
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, get_args, get_origin
 
 import typing_extensions
@@ -24,8 +26,8 @@ from pydantic_core import PydanticUndefined
 from toolwire._schema_compat import _field_copy
 from toolwire.errors import SchemaError
 
-__all__ = ["annotated_default", "has_non_finite_text", "model_class_error", "unpacked_kwargs", "unresolved_hint_error",
-           "with_class_texts"]
+__all__ = ["OMIT", "annotated_default", "has_non_finite_text", "injected_key", "injected_keys_guard",
+           "model_class_error", "unpacked_kwargs", "unresolved_hint_error", "with_class_texts"]
 
 
 def annotated_default(annotation: Any) -> tuple[Any, FieldInfo] | None:
@@ -204,6 +206,78 @@ def unpacked_kwargs(tool_name: str, name: str, hint: Any,
             annotation = get_args(annotation)[0]
         out.append((key, annotation, required))
     return out
+
+
+OMIT: Any = object()  # what a filler gives for a key not to pass (a NotRequired InjectedToolCallId key, no call)
+
+
+def injected_key(tool_name: str, name: str, key: str, annotation: Any,
+                 required: bool) -> tuple[str, Callable[[], Any] | None] | None:
+    """For a key of ``**name: Unpack[TD]`` marked LangChain's way (``Annotated[str, InjectedToolCallId]``,
+    ``InjectedToolArg`` and LangGraph's markers, ``RunnableConfig``), which, as such a named parameter, the model is
+    neither shown nor may set (review 242 #8): what fills it and how.
+
+    Args:
+        tool_name: the tool's name, for the error. name: the ``**`` parameter's name. key: the TypedDict key.
+        annotation: the key's type hint (``Required``/``NotRequired`` taken off). required: whether ``TD`` requires it.
+
+    Returns:
+        None for a key the model fills (the usual case); else ``(what fills it, for errors: "InjectedToolCallId",
+        "InjectedToolArg"..., filler)``: ``filler`` gives the call's id for an ``InjectedToolCallId`` key (:data:`OMIT`
+        outside a call when the key is not required), None for any other injected key, which is not passed.
+
+    Raises:
+        SchemaError: a required injected key other than ``InjectedToolCallId``: toolwire has no value for it.
+    """
+    from toolwire._tool_checks import _call_id, _runnable_config, langchain_marker, marker_name
+
+    if type(annotation) is type:  # str, int, a plain class: not marked
+        return None
+    kind = None
+    for marker in getattr(annotation, "__metadata__", ()):
+        if (found := langchain_marker(marker)) is not None:
+            kind = "InjectedToolCallId" if found == "call_id" else marker_name(marker)
+            break
+    if kind is None and _runnable_config(getattr(annotation, "__origin__", annotation)
+                                         if hasattr(annotation, "__metadata__") else annotation):
+        kind = "RunnableConfig"
+    if kind is None:
+        return None
+    if kind == "InjectedToolCallId":
+        return kind, functools.partial(_call_id, tool_name, inspect.Parameter.empty if required else OMIT)
+    if required:
+        raise SchemaError(f"Tool {tool_name!r} takes **{name}: Unpack[...] whose key {key!r} is injected ({kind}), "
+                          "which toolwire has no value for and never takes from the model: make the key NotRequired "
+                          f"(then it is not passed), or fix its value with functools.partial(func, {key}=...) before "
+                          "making the tool.")
+    return kind, None
+
+
+def injected_keys_guard(validate: Callable[[Any], dict[str, Any]], kinds: dict[str, str],
+                        tool_name: str) -> Callable[[Any], dict[str, Any]]:
+    """``validate`` whose error for arguments setting an injected key of ``**kwargs: Unpack[TD]`` (``kinds``:
+    ``{key: what fills it}``, keys left out of the schema, so refused as unknown) says how toolwire fills it, as for
+    an injected named parameter (:func:`toolwire._tool_checks.injected_guard`; review 242 #8).
+
+    Raises:
+        ToolValidationError: (the returned function) as ``validate`` does, with the explanation added.
+    """
+    from toolwire._tool_checks import _injected_fix, explain_injected
+    from toolwire.errors import ToolValidationError
+
+    def checked(args: Any) -> dict[str, Any]:
+        try:
+            return validate(args)
+        except ToolValidationError as exc:
+            given = {k: v for k, v in kinds.items() if k in args} if isinstance(args, Mapping) else {}
+            if not given:
+                raise
+            raise ToolValidationError(explain_injected(str(exc), given, _key_fix), tool_name) from None
+
+    def _key_fix(key: str, kind: str) -> str:  # (a key has no default: left out, it is not passed)
+        return _injected_fix(key, kind).replace("(it keeps its default)", "(the key is not passed)")
+
+    return checked
 
 
 _NON_FINITE_TEXTS = frozenset(("NaN", "-NaN", "sNaN", "-sNaN", "Infinity", "-Infinity"))  # (str(Decimal(...)))

@@ -61,7 +61,10 @@ from toolwire._schema_fast import (  # noqa: F401  (fast_default: benchmarks/che
 )
 from toolwire._schema_json import reader
 from toolwire._schema_params import (
+    OMIT,
     annotated_default,
+    injected_key,
+    injected_keys_guard,
     model_class_error,
     unpacked_kwargs,
     unresolved_hint_error,
@@ -199,8 +202,9 @@ def _validator(validate_python: Callable[[Any], Any], tool_name: str, parameters
             except ValidationError as exc:
                 raise ToolValidationError(validation_message(exc, tool_name, names, parameters), tool_name) from None
             for key, value in fill.items():
-                if key not in out:
-                    out[key] = value.factory() if isinstance(value, _Factory) else copy.deepcopy(value)
+                if key not in out and (got := value.factory() if isinstance(value, _Factory)
+                                       else copy.deepcopy(value)) is not OMIT:
+                    out[key] = got
             return out  # type: ignore[no-any-return]
 
         return validate_and_fill
@@ -463,8 +467,15 @@ def function_schema(
         if kind is inspect.Parameter.POSITIONAL_ONLY:
             positional_only.append(name)
         specs.append((name, annotation, desc, required))
+    hidden: dict[str, str] = {}  # injected keys of the Unpack: {key: what fills it} (review 242 #8)
     for name, annotation, required in unpacked or ():  # (no default: a key left out is not passed)
-        if name not in fixed:
+        if name in fixed:
+            continue
+        if (found := injected_key(tool_name, params[-1][0], name, annotation, required)) is not None:
+            hidden[name] = found[0]  # left out of the schema, as an injected parameter is
+            if found[1] is not None:
+                fill[name] = _Factory(found[1])
+        else:
             annotation, ann_desc = _annotation_description(_compat(annotation))
             specs.append((name, annotation, ann_desc or doc_params.get(name), required))
             if not required and not _accepts_none(annotation):
@@ -501,7 +512,8 @@ def function_schema(
     return FunctionSchema(
         description=description if description is not None else doc_desc,
         parameters=parameters,
-        validate=_validator(validate_python, tool_name, parameters, fill),
+        validate=injected_keys_guard(_validator(validate_python, tool_name, parameters, fill), hidden, tool_name)
+        if hidden else _validator(validate_python, tool_name, parameters, fill),
         positional_only=tuple(positional_only),
         defaulted_non_nullable=frozenset(defaulted),
         null_plan=null_plan(parameters, frozenset(defaulted)),
