@@ -453,14 +453,14 @@ def _parts(value: Any) -> list[Any]:
 
 
 def _plain(value: Any) -> dict[Any, Any]:
-    """A :func:`_structured` object as the plain dict pydantic writes it from: a model's ``model_dump()`` (its
-    serialisers and aliases applied, dict keys as they are), a dataclass's fields, a mapping's items.
+    """A :func:`_structured` object as the plain dict pydantic writes it from: a model's ``model_dump(by_alias=True)``
+    (its serialisers applied, its keys aliases as pydantic writes them inside a value, dict keys as they are), a dataclass's fields, a mapping's items.
 
     Raises:
         Exception: what a model's serialiser or a mapping's iteration raised.
     """
     if isinstance(value, BaseModel):  # (a serialiser that fails raises, and the model is left for pydantic to refuse
-        return value.model_dump()  # as before: its fields as they are would show an excluded one, review 144 #2)
+        return value.model_dump(by_alias=True)  # as before: its fields as they are would show an excluded one, review 144 #2)
     if isinstance(value, Mapping):
         return dict(value)
     return {field.name: getattr(value, field.name, None) for field in dataclasses.fields(value)}

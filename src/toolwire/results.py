@@ -221,7 +221,9 @@ def result_to_content(result: Any) -> str | list[Any]:
       document block given alone as a dict (``{"type": "image", "base64": ..., "mime_type": "image/png"}``) is the
       list of that block;
     * pydantic models, dataclasses, dicts, lists, tuples, numbers, bools and ``None`` become JSON text
-      (UTF-8, ``ensure_ascii=False``, lone surrogates replaced); a NamedTuple becomes an object of its fields
+      (UTF-8, ``ensure_ascii=False``, lone surrogates replaced); a model's keys are its fields' aliases where they
+      have one, alone or inside another value (as its arguments are published, and as a saved artifact keeps
+      them); a NamedTuple becomes an object of its fields
       (in dicts, lists and tuples; inside a pydantic model or dataclass, pydantic writes it as a list); other
       objects (dates, UUIDs, enums...) take their JSON form; dict keys JSON cannot hold (dates, UUIDs, enums,
       tuples...) are written as text; NaN and infinite floats become the JSON strings ``"NaN"``,
@@ -270,7 +272,7 @@ def _content(result: Any) -> str | list[Any]:
         return valid_blocks([result])
     if isinstance(result, BaseModel) and json_form(result) is result:  # (else a dict in it has keys of one text)
         try:
-            text = result.model_dump_json()
+            text = result.model_dump_json(by_alias=True)  # (its keys as in a list or an artifact: review 245 #3)
         except Exception:  # a field pydantic cannot write as JSON (or a serialiser that fails): as for a model in
             pass  # a list, whose failure _json_text reports
         else:  # pydantic writes NaN as null: a model holding one is written as a model in a list is (below)
