@@ -42,3 +42,37 @@ def test_unencodable_anthropic_request_is_not_retried() -> None:
         model.bind_tools([_INF_TOOL]).invoke("Scale by 2.")
     assert caught.value.retryable is False
     assert "factor.maximum" in str(caught.value) and "gave up after" not in str(caught.value)
+
+
+# -- #5: with_structured_output(dataclass) and its non-finite defaults --------------------------------------------
+
+def test_structured_dataclass_leaves_non_finite_defaults_out() -> None:
+    import dataclasses
+    import json
+    from decimal import Decimal
+
+    from toolwire.models.structured import output_tool
+
+    @dataclasses.dataclass
+    class Range:
+        low: float = 0.0
+        high: Decimal = Decimal("Infinity")
+
+    @dataclasses.dataclass
+    class Quote:
+        """A price quote."""
+
+        item: str
+        price: Decimal = Decimal("NaN")
+        ratio: float = math.inf
+        count: int = 2
+        span: Range = dataclasses.field(default_factory=Range)
+
+    spec, read = output_tool(Quote)
+    json.dumps(spec.parameters, allow_nan=False)  # (sendable)
+    props = spec.parameters["properties"]
+    assert "default" not in props["price"] and "default" not in props["ratio"]
+    assert props["count"]["default"] == 2  # (a finite default is still published)
+    assert "NaN" not in json.dumps(spec.parameters) and "Infinity" not in json.dumps(spec.parameters)
+    value = read({"item": "pen"})
+    assert value.price.is_nan() and value.ratio == math.inf and value.count == 2

@@ -161,9 +161,11 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
 
         try:
             adapter = resolved_adapter(_compat(schema), schema.__name__)
-            from toolwire._schema_strict import StrictJsonSchema
+            from toolwire.schema import _SHOWN, _DefaultsAsData, _drop_non_finite, _renamed_keys
 
-            parameters = adapter.json_schema(schema_generator=StrictJsonSchema)  # (says the keys it refuses)
+            # (says the keys it refuses; a non-finite default left out, as a model's is: review 242 #5)
+            parameters = _renamed_keys(adapter.json_schema(schema_generator=_DefaultsAsData), _SHOWN)
+            _drop_non_finite(parameters, _output_name(schema.__name__))
         except SchemaError:  # a recursive TypedDict (_compat): said as for a recursive model (review 75)
             raise
         except Exception as exc:  # pydantic cannot give a JSON Schema for one of its fields
