@@ -6,7 +6,7 @@ the tag picks, for a defaulted tag, a tag of several values, a non-object member
 from __future__ import annotations
 
 import json
-from typing import Annotated, NotRequired
+from typing import Annotated, Generic, NotRequired, TypeVar
 
 import pytest
 from langchain_core.tools import InjectedToolArg, InjectedToolCallId
@@ -192,3 +192,29 @@ def test_injected_unpack_key_on_the_general_path_and_with_a_partial() -> None:
     assert list(bound.spec.parameters["properties"]) == ["city"]
     assert json.loads(_call(bound, {"city": "Rome"})) == {"city": "Rome", "user_id": "me"}
     assert _call(bound, {"city": "Rome", "user_id": "admin"}).startswith("Error:")
+
+
+# ------------------------------------------------------------------ #9: Unpack of a parametrised generic TypedDict
+
+_T = TypeVar("_T")
+
+
+class _Generic(TypedDict, Generic[_T]):
+    value: _T
+    many: NotRequired[list[_T]]
+    note: str
+
+
+def _gen(**kw: Unpack[_Generic[int]]) -> str:
+    """Generic."""
+    return repr(sorted(kw.items()))
+
+
+def test_unpack_of_a_parametrised_generic_typeddict() -> None:
+    t = Tool.from_function(_gen)
+    props = t.spec.parameters["properties"]
+    assert props["value"] == {"type": "integer"}
+    assert props["many"]["items"] == {"type": "integer"}
+    assert sorted(t.spec.parameters["required"]) == ["note", "value"]
+    assert _call(t, {"value": "3", "note": "n"}) == "[('note', 'n'), ('value', 3)]"
+    assert _call(t, {"value": "x", "note": "n"}).startswith("Error:")

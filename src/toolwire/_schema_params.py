@@ -177,13 +177,18 @@ def unpacked_kwargs(tool_name: str, name: str, hint: Any,
         taken: the names of the function's other parameters.
 
     Raises:
-        SchemaError: ``Unpack`` of something else than a TypedDict, a key that is also the name of another
+        SchemaError: ``Unpack`` of something else than a TypedDict (a parametrised generic one, ``G[int]``, is read
+            with its type variables bound), a key that is also the name of another
             parameter, or type hints of the TypedDict that cannot be resolved.
     """
     if get_origin(hint) not in _UNPACKS:
         return None
     args = get_args(hint)
     target = args[0] if len(args) == 1 else None
+    bound: dict[Any, Any] = {}  # a generic TypedDict's type variables -> what Unpack[G[int]] gives them (242 #9)
+    if (origin := get_origin(target)) is not None and typing_extensions.is_typeddict(origin):
+        bound = dict(zip(getattr(origin, "__parameters__", ()), get_args(target), strict=False))
+        target = origin
     if not typing_extensions.is_typeddict(target):
         raise SchemaError(f"Tool {tool_name!r} types **{name} as {hint!r}, and toolwire reads Unpack[...] there of a "
                           "TypedDict only (PEP 692): name a TypedDict class, or give the function a named parameter "
@@ -199,6 +204,8 @@ def unpacked_kwargs(tool_name: str, name: str, hint: Any,
                           f"also a parameter of the function, so a call could not pass both: rename one of them.")
     out = []
     for key, annotation in hints.items():
+        if bound:
+            annotation = _bound(annotation, bound)
         required = key in required_keys  # (which misses a Required[...] written as text: the hint tells)
         while (origin := get_origin(annotation)) in _KEY_WRAPPERS:
             if origin is not typing_extensions.ReadOnly:
@@ -278,6 +285,20 @@ def injected_keys_guard(validate: Callable[[Any], dict[str, Any]], kinds: dict[s
         return _injected_fix(key, kind).replace("(it keeps its default)", "(the key is not passed)")
 
     return checked
+
+
+def _bound(annotation: Any, bound: dict[Any, Any]) -> Any:
+    """``annotation`` with the type variables of ``bound`` replaced (``list[T]`` -> ``list[int]``); one left unbound
+    stays, as pydantic reads it."""
+    if isinstance(annotation, typing.TypeVar):
+        return bound.get(annotation, annotation)
+    names = getattr(annotation, "__parameters__", None)
+    if names and isinstance(names, tuple):
+        try:
+            return annotation[tuple(bound.get(name, name) for name in names)]
+        except TypeError:  # (a form that takes no subscript)
+            return annotation
+    return annotation
 
 
 _NON_FINITE_TEXTS = frozenset(("NaN", "-NaN", "sNaN", "-sNaN", "Infinity", "-Infinity"))  # (str(Decimal(...)))
