@@ -157,7 +157,24 @@ def _json_ready(value: Any, retry: bool) -> Any:
 _MEDIA_KEYS = ("base64", "data", "url", "file_id")
 _BLOCK_KEYS = frozenset({"type", "text", "base64", "data", "url", "file_id", "mime_type", "image_url", "resource",
                          "id", "extras", "metadata", "cache_control", "detail", "filename", "annotations",
-                         "source_type"})  # (langchain-core 0.3 data blocks: review 233 #3)
+                         "source_type",  # (langchain-core 0.3 data blocks: review 233 #3)
+                         "mimeType", "_meta"})  # (MCP's image and audio blocks: review 245 #4)
+
+_NATIVE_BLOCKS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], bool]]] = {
+    # OpenAI Responses output parts (function_call_output.output) and Anthropic's search_result (tool_result
+    # content): their keys, and the test of their payload (review 245 #4: returned bare, they became JSON text)
+    "input_text": (frozenset({"type", "text", "annotations", "cache_control"}),
+                   lambda b: isinstance(b.get("text"), str)),
+    "input_image": (frozenset({"type", "image_url", "file_id", "detail"}),
+                    lambda b: isinstance(b.get("image_url"), str) or isinstance(b.get("file_id"), str)),
+    "input_file": (frozenset({"type", "file_data", "file_id", "file_url", "filename"}),
+                   lambda b: any(isinstance(b.get(k), str) for k in ("file_data", "file_id", "file_url"))),
+    "search_result": (frozenset({"type", "source", "title", "content", "citations", "cache_control"}),
+                      lambda b: isinstance(b.get("source"), str) and isinstance(b.get("title"), str)
+                      and isinstance(b.get("content"), list) and bool(b["content"])
+                      and all(isinstance(t, dict) and t.get("type") == "text" and isinstance(t.get("text"), str)
+                              for t in b["content"])),
+}
 
 
 def _is_block(block: Any) -> bool:
@@ -167,10 +184,15 @@ def _is_block(block: Any) -> bool:
     or ``file_id`` as a string, ``base64`` or ``data`` also as bytes, or an Anthropic-style ``source`` dict);
     OpenAI's ``image_url`` needs its URL; an MCP ``resource`` needs its ``resource`` dict; a block without
     ``source`` has only the keys of the neutral forms (LangChain's standard blocks: ``mime_type``, ``id``,
-    ``extras``...). A folder listing such as ``[{"type": "file", "name": ...}]`` is data and becomes JSON text.
+    ``extras``...; MCP's ``mimeType``). OpenAI Responses parts (``input_text``, ``input_image`` with its
+    ``image_url`` or ``file_id``, ``input_file``) and Anthropic's ``search_result`` (``source``, ``title`` and text
+    blocks as ``content``) are blocks with their own keys only. A folder listing such as
+    ``[{"type": "file", "name": ...}]`` is data and becomes JSON text.
     """
     if not isinstance(block, dict):
         return False
+    if (native := _NATIVE_BLOCKS.get(block.get("type"))) is not None:  # type: ignore[arg-type]
+        return block.keys() <= native[0] and native[1](block)
     if not isinstance(block.get("source"), dict) and not block.keys() <= _BLOCK_KEYS:
         return False  # a key no neutral content block has (``name``, ``title``, ``size``...): data
     kind = block.get("type")
@@ -217,7 +239,9 @@ def result_to_content(result: Any) -> str | list[Any]:
 
     * ``str`` stays as is (but for a lone surrogate, which becomes U+FFFD: :func:`valid_text`); a list of
       well-formed content blocks (``{"type": "text", "text"}``, image/audio/file/document blocks with their
-      ``base64``/``data``/``url``/``file_id`` payload, ...) stays a list, and one well-formed image, audio, file or
+      ``base64``/``data``/``url``/``file_id`` payload, MCP's ``{"type": "image", "data", "mimeType"}``, OpenAI
+      Responses' ``input_text``/``input_image``/``input_file`` parts, Anthropic's ``search_result``...) stays a list,
+      lowered for each provider as a ToolMessage of those blocks is, and one well-formed image, audio, file or
       document block given alone as a dict (``{"type": "image", "base64": ..., "mime_type": "image/png"}``) is the
       list of that block;
     * pydantic models, dataclasses, dicts, lists, tuples, numbers, bools and ``None`` become JSON text
