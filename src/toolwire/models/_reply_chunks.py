@@ -1,6 +1,6 @@
 """A whole reply as stream chunks and back: :func:`message_to_chunks` (the stream of a model without native streaming)
-and :func:`read_as_streamed` (its whole reply read as that stream reads). Re-exported by :mod:`toolwire.models.base`
-(:func:`message_to_chunks` was there until that module neared 600 lines)."""
+and :func:`calls_as_streamed` (its whole reply's calls read as that stream reads them). Re-exported by
+:mod:`toolwire.models.base` (:func:`message_to_chunks` was there until that module neared 600 lines)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Collection
 from toolwire._call_records import _copy_containers
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
 
-__all__ = ["message_to_chunks", "read_as_streamed"]
+__all__ = ["calls_as_streamed", "message_to_chunks"]
 
 
 def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageChunk]:
@@ -18,7 +18,8 @@ def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageC
 
     Used by providers (and test models) without native streaming: ``merge_chunks(chunks).to_message()``
     equals ``message``, every field, for a message as a provider reads one (else it is what
-    :func:`read_as_streamed` gives: a call's name stripped, a call with no name invalid). Text content streams as
+    :func:`calls_as_streamed` gives: a call's name stripped, a call with no name invalid; and content blocks that
+    share an ``index`` are merged, as blocks streamed in parts are). Text content streams as
     text fragments; list content (text and image blocks) goes whole in the first chunk; each tool call streams as
     its arguments' JSON text (so the arguments must be JSON values, as a provider's are; others are sent as their
     ``str``); invalid calls, usage, metadata and provider data go in the last chunk. Every chunk carries the message
@@ -59,22 +60,47 @@ def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageC
     return chunks
 
 
-def read_as_streamed(message: AIMessage, tool_names: Collection[str] | None = None, *, pieces: int = 1) -> AIMessage:
-    """``message`` read as its stream reads: :func:`message_to_chunks` merged back with ``tool_names``
-    (:func:`~toolwire.messages.merge_chunks`), so each call's name is stripped, a ``{"name", "arguments"}`` wrapper
-    unwrapped, a call left without a name made invalid (:meth:`~toolwire.messages.AIMessageChunk.to_message`).
-
-    Used where a model's stream is made of its whole reply (a model that implements only :meth:`BaseChatModel._generate`
-    or ``_agenerate``, and :class:`~toolwire.testing.ScriptedChatModel`), so that ``invoke`` and ``stream`` give one
-    reply (review 194 #1, review 236 #1).
+def calls_as_streamed(message: AIMessage, tool_names: Collection[str] | None = None) -> AIMessage:
+    """``message`` with its tool calls read as its stream (:func:`message_to_chunks` merged with
+    :func:`~toolwire.messages.merge_chunks`) reads them: each call's name stripped, a ``{"name", "arguments"}``
+    wrapper unwrapped, a call left without a name (or with arguments JSON cannot carry) made invalid
+    (:meth:`~toolwire.messages.AIMessageChunk.to_message`), so that ``invoke`` and ``stream`` of a model whose stream is
+    made of its whole reply give the same calls (review 236 #1). Nothing else is read again: the content (its blocks
+    as they are, even two that share an ``index``), usage, metadata and the message's class are kept (review 241 #4,
+    #6).
 
     Args:
         message: the whole reply.
         tool_names: the bound tools' names (``ChatRequest.tool_parameters``), for an unreadable call's error.
-        pieces: as for :func:`message_to_chunks`.
 
     Returns:
-        A new :class:`~toolwire.messages.AIMessage`.
+        ``message`` itself when its stream reads the same calls (the common case); else a copy of it, of its class
+        (:meth:`~toolwire.messages.BaseMessage.copy`, with any other attribute a subclass sets), with the calls as
+        read. ``message`` is never changed.
     """
-    return merge_chunks(message_to_chunks(message, pieces=pieces), as_chunk=False,  # type: ignore[return-value]
-                        tool_names=tool_names)
+    if not message.tool_calls and not message.invalid_tool_calls:
+        return message
+    calls_only = AIMessage("", tool_calls=message.tool_calls, invalid_tool_calls=message.invalid_tool_calls,
+                           response_metadata=message.response_metadata, id=message.id)  # (its finish_reason counts)
+    read = merge_chunks(message_to_chunks(calls_only), as_chunk=False, tool_names=tool_names)
+    if read.tool_calls == message.tool_calls and read.invalid_tool_calls == message.invalid_tool_calls:  # type: ignore[union-attr]
+        return message
+    new = message.copy(tool_calls=read.tool_calls, invalid_tool_calls=read.invalid_tool_calls)  # type: ignore[union-attr]
+    _carry_other_attributes(message, new)
+    return new  # type: ignore[return-value]
+
+
+def _carry_other_attributes(old: AIMessage, new: AIMessage) -> None:
+    """Set on ``new`` the attributes of ``old`` that are no message field (a subclass's own slots or ``__dict__``),
+    which :meth:`~toolwire.messages.BaseMessage.copy` does not carry."""
+    fields = {name for name, _ in old._fields}
+    slots = {slot for cls in type(old).__mro__ for slot in getattr(cls, "__slots__", ())
+             if isinstance(slot, str) and slot not in fields and not slot.startswith("__")}
+    for name in slots:
+        try:
+            value = object.__getattribute__(old, name)
+        except AttributeError:  # (a slot never set)
+            continue
+        object.__setattr__(new, name, value)
+    for name, value in getattr(old, "__dict__", {}).items():
+        object.__setattr__(new, name, value)

@@ -33,7 +33,7 @@ from toolwire.messages import (
     merge_chunks,
 )
 from toolwire.models._one_call import OutputTool, one_call, one_call_async_stream, one_call_stream
-from toolwire.models._reply_chunks import message_to_chunks, read_as_streamed
+from toolwire.models._reply_chunks import calls_as_streamed, message_to_chunks
 from toolwire.models._runnable import RunnableMethods, bound_repr
 from toolwire.models._tool_choice import _check_tool_choice
 from toolwire.models._tool_conversion import (
@@ -355,7 +355,7 @@ class BaseChatModel(RunnableMethods, Batching):
             _refuse_config("invoke", config)
         request = self._request(input, options)
         reply = self._whole_retry.call(stops_escaped(self._generate), request)  # (see _agenerate)
-        reply = self._whole_reply(reply, request, asynchronous=False)
+        reply = self._whole_reply(reply, request, "_generate")
         return one_call(reply, _forced(request), self._one_call) if self._keeps_one_call(request) else reply
 
     async def ainvoke(self, input: Any, *config: Any, **options: Any) -> AIMessage:
@@ -373,7 +373,7 @@ class BaseChatModel(RunnableMethods, Batching):
         if config:
             _refuse_config("ainvoke", config)
         request = self._request(input, options)
-        reply = self._whole_reply(await self._whole_retry.acall(self._agenerate, request), request, asynchronous=True)
+        reply = self._whole_reply(await self._whole_retry.acall(self._agenerate, request), request, self._async_hook())
         return one_call(reply, _forced(request), self._one_call) if self._keeps_one_call(request) else reply
 
     def stream(self, input: Any, *config: Any, **options: Any) -> Iterator[AIMessageChunk]:
@@ -435,9 +435,9 @@ class BaseChatModel(RunnableMethods, Batching):
 
     def _generate(self, request: ChatRequest) -> AIMessage:
         """Produce the reply for ``request`` (an :class:`~toolwire.messages.AIMessage`). The default merges
-        :meth:`_stream`. A model without a :meth:`_stream` of its own streams this reply as
-        :func:`message_to_chunks`, and ``invoke`` then reads it as that stream reads (:func:`read_as_streamed`:
-        names stripped, a call with no name invalid), so the two agree (review 236 #1)."""
+        :meth:`_stream`. A model without a stream of its own streams this reply as :func:`message_to_chunks`, and
+        ``invoke`` then reads its calls as that stream reads them (:func:`calls_as_streamed`: names stripped, a call
+        with no name invalid), so the two agree (review 236 #1)."""
         if type(self)._stream is BaseChatModel._stream:
             raise NotImplementedError(f"{type(self).__name__} must implement _generate or _stream.")
         return merge_chunks(self._stream(request), as_chunk=False,  # type: ignore[return-value]
@@ -494,20 +494,28 @@ class BaseChatModel(RunnableMethods, Batching):
         raise UserError(f"{type(self).__name__}.{hook} must return a toolwire AIMessage, not {type_label(reply)}: "
                         f"{fix}.")
 
-    def _whole_reply(self, reply: Any, request: ChatRequest, *, asynchronous: bool) -> AIMessage:
-        """The reply ``invoke`` (``ainvoke``: ``asynchronous``) returns for ``reply``, the model's own: checked
-        (:meth:`_checked_reply`), and, where the model's stream is made of that reply (the default :meth:`_stream`,
-        :meth:`_astream`), read as the stream reads it (:func:`read_as_streamed`), so a model that implements only
-        :meth:`_generate` (or :meth:`_agenerate`) gives one reply through ``invoke`` and ``stream`` (review 236 #1).
-        A model that streams by itself (every built-in provider) is taken as it is."""
+    def _whole_reply(self, reply: Any, request: ChatRequest, hook: str) -> AIMessage:
+        """The reply ``invoke`` (``ainvoke``) returns for ``reply``, what the model's ``hook`` (``"_generate"``,
+        ``"_agenerate"``) returned: checked (:meth:`_checked_reply`), and, where :meth:`_reads_calls_as_streamed`
+        says so, with its calls read as its stream reads them (:func:`calls_as_streamed`: names stripped, a call
+        with no name invalid; the message itself, content and class kept, when nothing changes). One rule for
+        ``invoke`` and ``ainvoke`` (``batch``, ``abatch``), so they agree (review 236 #1, review 241 #2)."""
+        reply = self._checked_reply(reply, hook)
+        return calls_as_streamed(reply, request.tool_parameters) if self._reads_calls_as_streamed(hook) else reply
+
+    def _reads_calls_as_streamed(self, hook: str) -> bool:
+        """Whether the reply of the model's ``hook`` is read as its stream reads it: when the model has its own
+        ``hook`` and either no stream of its own (neither :meth:`_stream` nor :meth:`_astream`: its stream is made of
+        that reply, review 236 #1) or, for ``"_agenerate"``, no :meth:`_generate` but a :meth:`_stream`, whose merge
+        ``invoke`` returns (review 241 #2). A model that streams by itself (every built-in provider) is taken as it
+        is, on ``invoke`` and ``ainvoke`` alike."""
         cls = type(self)
-        if asynchronous:
-            reply = self._checked_reply(reply, self._async_hook())
-            from_it = cls._astream is BaseChatModel._astream and not self._streams_only()
-        else:
-            reply = self._checked_reply(reply, "_generate")
-            from_it = cls._stream is BaseChatModel._stream
-        return read_as_streamed(reply, request.tool_parameters) if from_it else reply
+        if getattr(cls, hook) is getattr(BaseChatModel, hook):  # the default: a merge of the model's own stream
+            return False
+        if cls._stream is BaseChatModel._stream and cls._astream is BaseChatModel._astream:
+            return True
+        return hook == "_agenerate" and cls._generate is BaseChatModel._generate \
+            and cls._stream is not BaseChatModel._stream
 
     def __repr__(self) -> str:
         bound = f", tools={[t.name for t in self.tools]}" if self.tools else ""
