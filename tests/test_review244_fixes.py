@@ -114,3 +114,34 @@ def test_the_answer_folder_given_through_a_symlink_says_pass_the_folder_above_it
         load_category(link, category)
     message = str(caught.value)
     assert "is BFCL's answer folder" in message and str(data) in message and "fresh copy" not in message
+
+
+# ---- 3: a default port (or an empty one) is the same server ----
+
+@pytest.mark.parametrize(("written", "bare"), [
+    ("http://127.0.0.1:80/v1", "http://127.0.0.1/v1"),
+    ("http://localhost:80/v1", "http://localhost/v1"),
+    ("https://api.example.com:443/v1", "https://api.example.com/v1"),
+    ("HTTPS://API.example.com:443/v1/", "https://api.example.com/v1"),
+    ("http://localhost:/v1", "http://localhost/v1"),
+    ("http://user:pw@localhost:80/v1", "http://localhost/v1"),
+    ("http://[FE80::1]:80/v1", "http://[fe80::1]/v1"),
+    ("http://[::1]:/v1", "http://[::1]/v1"),
+])
+def test_a_default_or_empty_port_is_the_same_server(written: str, bare: str) -> None:
+    from toolwire.evals.bfcl_runner import _server_url
+
+    assert _server_url(written) == _server_url(bare) == bare
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("http://localhost:443/v1", "http://localhost/v1"),  # https's port on http is another server
+    ("https://localhost:80/v1", "https://localhost/v1"),
+    ("http://localhost:8000/v1", "http://localhost/v1"),
+    ("http://[::1]:8000/v1", "http://[::1]/v1"),
+])
+def test_another_port_is_another_server(one: str, other: str) -> None:
+    from toolwire.evals.bfcl_runner import _server_url
+
+    assert _server_url(one) != _server_url(other)
+    assert _server_url("http://[::1]/v1") == "http://[::1]/v1"  # an IPv6 host with no port is kept whole

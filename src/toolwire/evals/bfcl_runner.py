@@ -91,7 +91,7 @@ def model_settings(model: Any) -> dict[str, Any]:
     ``"pythonic; json with 2+ tools"``), so that a report of other defaults is not resumed (loading the model to read
     them), and a local model the sha256 of its GGUF file (``gguf_sha256``, from its ``file_sha256()``), so that a
     report of another file of the same name is not resumed either; a server model its ``provider`` and
-    ``base_url`` (without credentials or a trailing ``/``, its scheme and host lower-cased), so that another
+    ``base_url`` (without credentials, a trailing ``/`` or a default port, scheme and host lower-cased), so that another
     server's model of the same name is not resumed either (review 85).
 
     Raises:
@@ -123,15 +123,23 @@ def model_settings(model: Any) -> dict[str, Any]:
     return settings
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
 def _server_url(url: str) -> str:
     """``url`` as a report records a server: without credentials (:func:`_without_credentials`), its scheme and
     host lower-cased (they are case-insensitive, RFC 3986 6.2.2.1: review 238 #5 found ``http://LOCALHOST:8000/v1``
-    refused on resume as another server), and without a trailing ``/`` on its path, which reaches the same endpoint
-    (review 197 #4); the rest (path, query) is kept as it is."""
+    refused on resume as another server), without the scheme's default port or an empty one (``:80`` for http,
+    ``:443`` for https, ``:``; the same server, RFC 3986 6.2.3: review 244 #3), and without a trailing ``/`` on its
+    path, which reaches the same endpoint (review 197 #4); the rest (path, query) is kept as it is."""
     url = _without_credentials(url)  # (no user:password@ left: the whole netloc is the host and port)
     parts = urlsplit(url)
-    lowered = parts._replace(netloc=parts.netloc.lower(), path=parts.path.rstrip("/"))  # (urlsplit lower-cases
-    if lowered == parts and url.startswith(parts.scheme):  # the scheme itself): a URL already so is kept verbatim
+    netloc = parts.netloc.lower()
+    host, colon, port = netloc.rpartition(":")
+    if colon and "]" not in port and (not port or (port.isdigit() and int(port) == _DEFAULT_PORTS.get(parts.scheme))):
+        netloc = host  # (an IPv6 host's own colons end before its "]")
+    lowered = parts._replace(netloc=netloc, path=parts.path.rstrip("/"))  # (urlsplit lower-cases the scheme
+    if lowered == parts and url.startswith(parts.scheme):  # itself): a URL already so is kept verbatim
         return url
     return urlunsplit(lowered)
 
