@@ -4,9 +4,12 @@ be written as JSON is one error that says what in it is not JSON, not retried an
 
 from __future__ import annotations
 
+import json
 import math
+from decimal import Decimal
 
 import pytest
+from pydantic import BaseModel
 
 from toolwire.errors import ProviderError
 
@@ -76,3 +79,32 @@ def test_structured_dataclass_leaves_non_finite_defaults_out() -> None:
     assert "NaN" not in json.dumps(spec.parameters) and "Infinity" not in json.dumps(spec.parameters)
     value = read({"item": "pen"})
     assert value.price.is_nan() and value.ratio == math.inf and value.count == 2
+
+
+# -- #4: a LangChain tool's non-finite defaults ---------------------------------------------------------------------
+
+class _Limits(BaseModel):
+    ceiling: Decimal = Decimal("Infinity")
+    floor: float = -math.inf
+    step: int = 1
+
+
+def _price(item: str, amount: Decimal = Decimal("NaN"), ratio: float = math.inf, note: str = "NaN",
+           limits: _Limits | None = None) -> str:
+    """Price an item."""
+    return f"{item} {amount} {ratio} {note}"
+
+
+def test_langchain_tool_leaves_non_finite_defaults_out() -> None:
+    lc_tools = pytest.importorskip("langchain_core.tools")
+    from toolwire.interop.langchain import from_langchain_tool
+
+    tool = from_langchain_tool(lc_tools.tool(_price))
+    text = json.dumps(tool.spec.parameters, allow_nan=False)  # (sendable)
+    props = tool.spec.parameters["properties"]
+    assert "default" not in props["amount"] and "default" not in props["ratio"]
+    assert props["note"]["default"] == "NaN"  # (a string default that reads "NaN" is the default)
+    assert "Infinity" not in text and text.count('"default": "NaN"') == 1
+    assert '"default": 1' in text  # (the nested model's finite default stays)
+    answer = tool.invoke({"type": "tool_call", "name": "_price", "id": "c", "args": {"item": "pen"}})
+    assert answer.content == "pen NaN inf NaN"

@@ -30,6 +30,7 @@ from toolwire.errors import SchemaError, ToolExecutionError, ToolValidationError
 from toolwire.interop._langchain_check import langchain_check, pydantic_validator, v1_validator
 from toolwire.interop._langchain_messages import _lc, from_langchain_messages, to_langchain_messages
 from toolwire.interop._langchain_out import _LC_CALL_ID, _structured_tool_class, _tool_output, _unreserved
+from toolwire.interop._langchain_schema import lc_parameters
 from toolwire.results import unsent_result
 from toolwire.tools import Tool, error_text, result_to_content
 
@@ -116,15 +117,6 @@ def _checked_name(name: Any) -> str:
                           f"digits, '_' or '-', the rule of the OpenAI and Anthropic APIs): set its name before "
                           f"passing it, for example lc_tool.name = {offered!r}.")
     return text
-
-
-def _lc_parameters(lc_tool: Any) -> dict[str, Any]:
-    from langchain_core.utils.function_calling import convert_to_openai_tool
-
-    try:
-        return dict(convert_to_openai_tool(lc_tool)["function"].get("parameters") or {})
-    except Exception as exc:
-        raise SchemaError(f"Cannot read the schema of LangChain tool {lc_tool.name!r}: {exc}") from None
 
 
 def _injected_kinds(lc_tool: Any, visible: set[str]) -> dict[str, str]:
@@ -269,7 +261,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     from toolwire.messages import new_tool_call_id
 
     name = _checked_name(lc_tool.name)
-    parameters = _lc_parameters(lc_tool)
+    parameters = lc_parameters(lc_tool)  # (less the defaults JSON cannot carry: review 242 #4)
     visible = set(parameters.get("properties") or {})
     fixed = dict(injected or {})
     declared = getattr(getattr(lc_tool, "args_schema", None), "model_fields", None) or {}
