@@ -278,19 +278,22 @@ def tool_use_id(call_id: str) -> str:
 def _tool_result(message: ToolMessage) -> dict[str, Any]:
     """A ``tool_result`` block. An error result's content is text only, never empty, as the Messages API requires
     ("content cannot be empty if ``is_error`` is true", "all content must be type 'text' if ``is_error`` is true"): an
-    image or document in it is written as a note that it is not shown (:func:`tool_result_text`), and an empty one as
-    ``"Error"`` (review 136 #3: a ``ToolMessage(str(TimeoutError()), status="error")`` made every later request a
-    400)."""
+    image or document in it is written as a note that it is not shown (:func:`tool_result_text`), and an empty or
+    whitespace-only one as ``"Error"`` (review 136 #3: a ``ToolMessage(str(TimeoutError()), status="error")`` made
+    every later request a 400). Text content is never whitespace-only ("text content blocks must contain
+    non-whitespace text"): a result that is only whitespace (a shell tool's ``"\n"``) is sent without content, as an
+    empty one is (review 245 #5)."""
     block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_use_id(message.tool_call_id)}
     if message.status == "error":
         parts = [] if isinstance(message.content, str) else content_parts(message.content)
         texts = _blocks(message.content, True) if parts and all(b.get("type") == "text" for b in parts) else None
-        block["content"] = texts or tool_result_text(message, "an error result takes only text") or "Error"  # (text
-        # blocks as blocks: their cache_control kept, review 139 #8)
+        text = texts or tool_result_text(message, "an error result takes only text")
+        block["content"] = text if texts or text.strip() else "Error"  # (text blocks as blocks: their
+        # cache_control kept, review 139 #8)
         block["is_error"] = True
         return block
     content: Any = message.content if isinstance(message.content, str) else _blocks(message.content, True)
-    if content:
+    if content and (not isinstance(content, str) or content.strip()):
         block["content"] = content
     return block
 
