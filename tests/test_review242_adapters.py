@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import math
 from decimal import Decimal
+from typing import Any, Literal
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, model_validator
 
 from toolwire.errors import ProviderError
 
@@ -108,3 +109,46 @@ def test_langchain_tool_leaves_non_finite_defaults_out() -> None:
     assert '"default": 1' in text  # (the nested model's finite default stays)
     answer = tool.invoke({"type": "tool_call", "name": "_price", "id": "c", "args": {"item": "pen"}})
     assert answer.content == "pen NaN inf NaN"
+
+
+# -- #1: a LangChain tool's tagged-union errors ---------------------------------------------------------------------
+
+class _Add(BaseModel):
+    op: Literal["add"]
+    text: str
+
+
+class _Delete(BaseModel):
+    op: Literal["delete"]
+    id: int
+
+
+def _edit(step: _Add | _Delete) -> str:
+    """Edit the document."""
+    return "ok"
+
+
+class _EditArgs(BaseModel):
+    step: _Add | _Delete
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy(cls, data: Any) -> Any:  # (a validator of its own: checked against this model, not tool_call_schema)
+        return data
+
+
+_BAD_STEPS = ({"op": "add", "text": "x", "id": 3}, {"op": "delete", "id": "seven"})
+
+
+@pytest.mark.parametrize("step", _BAD_STEPS)
+def test_langchain_tool_tagged_union_error_is_a_toolwire_tools(step: dict[str, Any]) -> None:
+    lc_tools = pytest.importorskip("langchain_core.tools")
+    from toolwire import Tool
+    from toolwire.interop.langchain import from_langchain_tool
+
+    call = {"type": "tool_call", "name": "_edit", "id": "c", "args": {"step": step}}
+    own = Tool.from_function(_edit).invoke(call).content
+    assert own.startswith(f"Error: Invalid arguments for tool '_edit': with op \"{step['op']}\": ")
+    assert from_langchain_tool(lc_tools.tool(_edit)).invoke(call).content == own
+    with_validator = lc_tools.StructuredTool.from_function(_edit, args_schema=_EditArgs)
+    assert from_langchain_tool(with_validator).invoke(call).content == own

@@ -29,7 +29,8 @@ _KEPT_CONFIG = {"arbitrary_types_allowed", "title"}  # what LangChain's own copy
 
 
 def pydantic_validator(model: Any, name: str, fields: list[str] | None = None, extra: str = "forbid",
-                       hidden: Mapping[str, Any] | None = None) -> Callable[[Any], dict[str, Any]] | None:
+                       hidden: Mapping[str, Any] | None = None,
+                       schema: Mapping[str, Any] | None = None) -> Callable[[Any], dict[str, Any]] | None:
     """Build ``validate(args) -> dict`` (the arguments as given, as a new dict) from a pydantic model.
 
     pydantic ignores unknown keys by default, so the arguments are checked with a subclass set to ``extra`` (by
@@ -39,7 +40,10 @@ def pydantic_validator(model: Any, name: str, fields: list[str] | None = None, e
     subclassed (the caller then checks with ``jsonschema``, which also refuses undeclared keys). ``hidden``: the
     arguments put in for the check that the model is not sent (``{key: value}``, the injected ones): an error never
     quotes their values (review 217 #1: the whole arguments, an injected secret included, were quoted back to the
-    model for an error of a model-level validator).
+    model for an error of a model-level validator). ``schema``: the JSON Schema of the arguments the model is shown
+    (``$ref`` inlined), which words the errors as a toolwire tool's are (a path the model wrote, without pydantic's
+    union member labels; a union told apart by a tag gets only the errors of the member its tag picks: review 242
+    #1); None: pydantic's paths as they are.
 
     Raises:
         ToolValidationError: (when validating) one message naming each bad field, e.g. ``"Invalid
@@ -69,10 +73,10 @@ def pydantic_validator(model: Any, name: str, fields: list[str] | None = None, e
             validate_python(args)
         except ValidationError as exc:
             if not masked:
-                raise ToolValidationError(validation_message(exc, name, named), name) from None
+                raise ToolValidationError(validation_message(exc, name, named, schema), name) from None
             from toolwire._tool_args import hide_values
 
-            text = validation_message(_Masked(exc, set(masked)), name, named)  # type: ignore[arg-type]
+            text = validation_message(_Masked(exc, set(masked)), name, named, schema)  # type: ignore[arg-type]
             raise ToolValidationError(hide_values(text, masked), name) from None
         return args
 
@@ -118,12 +122,12 @@ def _own_behaviour(model: Any) -> bool:
     return bool(set(dict(getattr(model, "model_config", {}) or {})) - _KEPT_CONFIG)
 
 
-def _real_model_check(lc_tool: Any, visible: set[str], fixed: Mapping[str, Any],
-                      name: str) -> Callable[[Any], dict[str, Any]] | None:
+def _real_model_check(lc_tool: Any, visible: set[str], fixed: Mapping[str, Any], name: str,
+                      schema: Mapping[str, Any] | None) -> Callable[[Any], dict[str, Any]] | None:
     """The check of the arguments against the tool's own ``args_schema`` (its validators and config), the injected
     arguments given their values (``fixed``, the call's id); None when that model behaves as ``tool_call_schema``
     does and no injected value is given, or is not a pydantic v2 model whose other fields are the ones the model
-    sees."""
+    sees. ``schema``: the arguments' JSON Schema the model is shown (see :func:`pydantic_validator`)."""
     from pydantic import BaseModel
 
     from toolwire._tool_checks import langchain_marker
@@ -142,7 +146,8 @@ def _real_model_check(lc_tool: Any, visible: set[str], fixed: Mapping[str, Any],
     filled = {key: value for key, value in fixed.items() if key in hidden}
     validate = pydantic_validator(model, name, [fields[key].alias or key for key in fields if key in visible],
                                   extra if extra in ("allow", "ignore") else "forbid",  # (the names it validates by)
-                                  {**dict.fromkeys(call_ids), **filled})  # (never quoted to the model: review 217 #1)
+                                  {**dict.fromkeys(call_ids), **filled},  # (never quoted to the model: review 217 #1)
+                                  schema)
     if validate is None:
         return None
 
@@ -157,9 +162,11 @@ def _real_model_check(lc_tool: Any, visible: set[str], fixed: Mapping[str, Any],
 
 
 def langchain_check(validate: Callable[[Any], dict[str, Any]], lc_tool: Any, visible: set[str],
-                    fixed: Mapping[str, Any], name: str) -> Callable[[Any], dict[str, Any]]:
+                    fixed: Mapping[str, Any], name: str,
+                    schema: Mapping[str, Any] | None = None) -> Callable[[Any], dict[str, Any]]:
     """``validate`` (the check against ``tool_call_schema``, or ``jsonschema``), made to follow the LangChain tool's
-    own validation as the module docstring says.
+    own validation as the module docstring says. ``schema``: the arguments' JSON Schema the model is shown, which
+    words the errors of the check against the tool's own ``args_schema`` (see :func:`pydantic_validator`).
 
     Returns:
         ``check(args) -> dict``: the arguments as given, to hand to the LangChain tool.
@@ -171,7 +178,7 @@ def langchain_check(validate: Callable[[Any], dict[str, Any]], lc_tool: Any, vis
     declared = getattr(getattr(lc_tool, "args_schema", None), "model_fields", None)
     hidden = {key for key in declared if key not in visible} if isinstance(declared, dict) else set()
     refused_by_langchain = _langchain_refusal(lc_tool, visible, fixed)
-    real = _real_model_check(lc_tool, visible, fixed, name)
+    real = _real_model_check(lc_tool, visible, fixed, name, schema)
     handled = getattr(lc_tool, "handle_validation_error", False) not in (False, None)
     if real is None and not handled:
         return validate

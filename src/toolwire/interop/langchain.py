@@ -277,7 +277,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     # is made from ``Tool._run(*args, config, **kwargs)``: check such a tool against the schema the model sees
     if isinstance(schema_model, type) and issubclass(schema_model, BaseModel) and set(
             getattr(schema_model, "model_fields", {}) or {}) == set(parameters.get("properties") or {}):
-        validate = pydantic_validator(schema_model, name)
+        validate = pydantic_validator(schema_model, name, schema=parameters)  # (errors worded on it: review 242 #1)
     else:  # a pydantic.v1 args_schema: checked by it, as LangChain does (review 217 #3)
         validate = v1_validator(lc_tool, parameters, fixed, name)
     if validate is None:  # jsonschema, from the parameters
@@ -290,7 +290,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     with_artifact = getattr(lc_tool, "response_format", "content") == "content_and_artifact"
     props = list(parameters.get("properties") or {})
 
-    validate = langchain_check(validate, lc_tool, visible, fixed, name)  # its own validators, handler (review 180)
+    validate = langchain_check(validate, lc_tool, visible, fixed, name, parameters)  # own validators (review 180)
     if kinds := _injected_kinds(lc_tool, visible):
         validate = _explained(validate, kinds, name)
 
