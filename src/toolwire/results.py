@@ -41,8 +41,10 @@ from toolwire._result_json import (
     _is_nan_error,
     _json_default,
     _keys_as_text,
+    _plain,
     _short_ints,
     _str,
+    _structured,
     _utf8,
     binary_image,
     image_mime,
@@ -257,10 +259,11 @@ def result_to_content(result: Any) -> str | list[Any]:
     ``bytes`` that are UTF-8 (``b"250 OK"``) are text, at the top and inside containers; other ``bytes`` that are a
     PNG, JPEG, GIF or WebP image (:func:`image_mime`; also an all-ASCII one, by its control bytes) are one image
     block, ``[{"type": "image", "base64": ..., "mime_type": "image/png"}]`` (review 109: a chart a tool drew was
-    lost); a dict, list or tuple holding such images is a text block of its JSON, each image written
-    ``"<image N>"``, then the image blocks (review 111). Anthropic's API takes images in a tool result; the APIs
-    that take only text there (OpenAI's, Gemini's) and the embedded model get a note that an image was returned
-    and is not shown (:func:`toolwire.models.lowering._common.tool_result_text`).
+    lost); a dict, list, tuple, pydantic model or dataclass holding such images is a text block of its JSON, each
+    image written ``"<image N>"``, then the image blocks (review 111; a model or dataclass: review 245 #6).
+    Anthropic's API takes images in a tool result; the APIs that take only text there (OpenAI's, Gemini's) and the
+    embedded model get a note that an image was returned and is not shown
+    (:func:`toolwire.models.lowering._common.tool_result_text`).
 
     Raises:
         ToolResultError: the result is or holds ``bytes`` that are not UTF-8 (return text, or content blocks
@@ -327,9 +330,11 @@ def _image_block(data: bytes | bytearray) -> dict[str, str] | None:
 
 
 def _with_images(result: Any) -> list[Any] | None:
-    """A ``dict``, ``list`` or ``tuple`` result holding image bytes, at any depth, as content blocks: a text block
-    with its JSON text, where each image is ``"<image N>"`` (N from 1), then the image blocks in that order (review
-    111: a tool returning ``{"caption": ..., "chart": png}`` or two charts got an error). None when it holds no image.
+    """A ``dict``, ``list``, ``tuple``, pydantic model or dataclass result holding image bytes, at any depth, as content
+    blocks: a text block with its JSON text, where each image is ``"<image N>"`` (N from 1), then the image blocks in
+    that order (review 111: a tool returning ``{"caption": ..., "chart": png}`` or two charts got an error; review 245
+    #6: a ``Chart(title, png)`` model did, its fields then written from its ``model_dump(by_alias=True)``). None
+    when it holds no image.
 
     Raises:
         ToolResultError: it also holds bytes that are neither UTF-8 text nor an image (as without the images).
@@ -346,6 +351,12 @@ def _with_images(result: Any) -> list[Any] | None:
             return {key: swap(item, depth + 1) for key, item in value.items()}
         if depth < 100 and type(value) in (list, tuple):
             return [swap(item, depth + 1) for item in value]
+        if depth < 100 and _structured(type(value)):  # a model's or dataclass's fields (review 245 #6)
+            try:
+                plain = _plain(value)
+            except Exception:  # (a serialiser that fails: left for the writer to report)
+                return value
+            return swap(plain, depth + 1)
         return value
 
     swapped = swap(result, 0)
