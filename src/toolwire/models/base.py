@@ -392,9 +392,10 @@ class BaseChatModel(RunnableMethods, Batching):
         if config:
             _refuse_config("stream", config)
         request = self._request(input, options)
-        chunks = self._whole_retry.stream(self._stream, request)
-        if request.tools:  # each streamed call's tool remembered, so that merging the chunks without the tools shows
-            chunks = _remembering(chunks, request)  # its shape in an unreadable call's error, as invoke does
+        # each chunk checked (review 241 #3), and each streamed call's tool remembered, so that merging the chunks
+        # without the tools shows its shape in an unreadable call's error, as invoke does (review 142 #2)
+        chunks = _checked_chunks(self._whole_retry.stream(self._stream, request), self._chunk_refusal("_stream"),
+                                 request.tool_parameters if request.tools else None)
         yield from one_call_stream(chunks, _forced(request), self._one_call) if self._keeps_one_call(request) \
             else chunks
 
@@ -414,10 +415,13 @@ class BaseChatModel(RunnableMethods, Batching):
             _refuse_config("astream", config)
         request = self._request(input, options)
         stream = self._whole_retry.astream(self._astream, request)
-        if self._keeps_one_call(request):
-            stream = one_call_async_stream(stream, _forced(request), self._one_call)
+        refuse = self._chunk_refusal("_astream" if type(self)._astream is not BaseChatModel._astream else "_stream")
+        if self._keeps_one_call(request):  # (each chunk checked before the filter reads it; review 241 #3)
+            stream = one_call_async_stream(_achecked_chunks(stream, refuse), _forced(request), self._one_call)
         try:
             async for chunk in stream:
+                if not isinstance(chunk, AIMessageChunk):
+                    raise refuse(chunk)
                 if request.tools and chunk.tool_call_chunks:  # (see stream(); review 142 #2)
                     remember_streamed(chunk.tool_call_chunks, request.tool_parameters)
                 yield chunk
@@ -440,8 +444,8 @@ class BaseChatModel(RunnableMethods, Batching):
         with no name invalid), so the two agree (review 236 #1)."""
         if type(self)._stream is BaseChatModel._stream:
             raise NotImplementedError(f"{type(self).__name__} must implement _generate or _stream.")
-        return merge_chunks(self._stream(request), as_chunk=False,  # type: ignore[return-value]
-                            tool_names=request.tool_parameters)
+        return merge_chunks(_checked_chunks(self._stream(request), self._chunk_refusal("_stream")),  # type: ignore[return-value]
+                            as_chunk=False, tool_names=request.tool_parameters)
 
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
         """Async reply; the default runs :meth:`_generate` in a worker thread, in a copy of the caller's context (a
@@ -494,6 +498,18 @@ class BaseChatModel(RunnableMethods, Batching):
         raise UserError(f"{type(self).__name__}.{hook} must return a toolwire AIMessage, not {type_label(reply)}: "
                         f"{fix}.")
 
+    def _chunk_refusal(self, hook: str) -> Callable[[Any], UserError]:
+        """The error for a value the model's ``hook`` (``"_stream"``, ``"_astream"``) yielded that is no
+        :class:`~toolwire.messages.AIMessageChunk` (a string, an AIMessage, a dict, None, LangChain's
+        ``ChatGenerationChunk``): one sentence naming the model class and the hook, on every path, as
+        :meth:`_checked_reply` says it of ``_generate`` (review 241 #3)."""
+        def refuse(value: Any) -> UserError:
+            from toolwire._printing import type_label
+
+            return UserError(f"{type(self).__name__}.{hook} must yield toolwire AIMessageChunk objects, not "
+                             f"{type_label(value)}: yield toolwire.AIMessageChunk(text, tool_call_chunks=[...]).")
+        return refuse
+
     def _whole_reply(self, reply: Any, request: ChatRequest, hook: str) -> AIMessage:
         """The reply ``invoke`` (``ainvoke``) returns for ``reply``, what the model's ``hook`` (``"_generate"``,
         ``"_agenerate"``) returned: checked (:meth:`_checked_reply`), and, where :meth:`_reads_calls_as_streamed`
@@ -522,21 +538,39 @@ class BaseChatModel(RunnableMethods, Batching):
         return f"{type(self).__name__}(model={self.model_name!r}{bound}{bound_repr(self)})"
 
 
-def _remembering(chunks: Iterator[AIMessageChunk], request: ChatRequest) -> Iterator[AIMessageChunk]:
-    """``chunks`` passed on, the tools of their tool-call pieces remembered
-    (:func:`~toolwire.models.lowering._calls.remember_streamed`): a model that implements only :meth:`_stream` then
-    streams calls whose merge shows the called tool's shape in an unreadable call's error, as :meth:`invoke`'s
-    (which merges with the tools) does, and as the built-in providers' streams do (review 142 #2). Closed, it closes
-    ``chunks`` now."""
+def _checked_chunks(chunks: Iterator[Any], refuse: Callable[[Any], UserError],
+                    parameters: dict[str, dict[str, Any]] | None = None) -> Iterator[AIMessageChunk]:
+    """``chunks`` passed on, each checked to be an :class:`~toolwire.messages.AIMessageChunk` (else ``refuse(value)``
+    is raised: review 241 #3), and, with ``parameters`` (the bound tools'), the tools of their tool-call pieces
+    remembered (:func:`~toolwire.models.lowering._calls.remember_streamed`): a model that implements only
+    :meth:`BaseChatModel._stream` then streams calls whose merge shows the called tool's shape in an unreadable call's
+    error, as :meth:`BaseChatModel.invoke`'s (which merges with the tools) does, and as the built-in providers' streams
+    do (review 142 #2). Closed, it closes ``chunks`` now."""
     try:
         for chunk in chunks:
-            if chunk.tool_call_chunks:
-                remember_streamed(chunk.tool_call_chunks, request.tool_parameters)
+            if not isinstance(chunk, AIMessageChunk):
+                raise refuse(chunk)
+            if parameters and chunk.tool_call_chunks:
+                remember_streamed(chunk.tool_call_chunks, parameters)
             yield chunk
     finally:
         close = getattr(chunks, "close", None)
         if close is not None:
             close()
+
+
+async def _achecked_chunks(chunks: AsyncIterator[Any], refuse: Callable[[Any], UserError]
+                           ) -> AsyncIterator[AIMessageChunk]:
+    """Async :func:`_checked_chunks` (the check alone), for the one-call filter of :meth:`BaseChatModel.astream`."""
+    try:
+        async for chunk in chunks:
+            if not isinstance(chunk, AIMessageChunk):
+                raise refuse(chunk)
+            yield chunk
+    finally:
+        close = getattr(chunks, "aclose", None)
+        if close is not None:
+            await close()
 
 
 def _refuse_config(method: str, config: tuple[Any, ...]) -> None:
