@@ -454,13 +454,15 @@ def _parts(value: Any) -> list[Any]:
 
 def _plain(value: Any) -> dict[Any, Any]:
     """A :func:`_structured` object as the plain dict pydantic writes it from: a model's ``model_dump(by_alias=True)``
-    (its serialisers applied, its keys aliases as pydantic writes them inside a value, dict keys as they are), a dataclass's fields, a mapping's items.
+    (its serialisers applied, its keys aliases as pydantic writes them inside a value, dict keys as they are), a
+    dataclass's fields, a mapping's items.
 
     Raises:
         Exception: what a model's serialiser or a mapping's iteration raised.
     """
     if isinstance(value, BaseModel):  # (a serialiser that fails raises, and the model is left for pydantic to refuse
-        return value.model_dump(by_alias=True)  # as before: its fields as they are would show an excluded one, review 144 #2)
+        # as before: its fields as they are would show an excluded one, review 144 #2)
+        return value.model_dump(by_alias=True)
     if isinstance(value, Mapping):
         return dict(value)
     return {field.name: getattr(value, field.name, None) for field in dataclasses.fields(value)}
@@ -468,7 +470,8 @@ def _plain(value: Any) -> dict[Any, Any]:
 
 def _collides(value: Any, saved: bool, path: set[int]) -> bool:
     """Whether a dict inside ``value`` (in dicts, lists, tuples and :func:`_structured` objects, at any depth) has
-    two keys of one JSON text (:func:`_key_text`)."""
+    two keys of one JSON text (:func:`_key_text`), or a key pydantic writes otherwise than a plain dict's is written
+    (:func:`_odd_key`: ``None``, which it writes ``"None"``, review 245 #7)."""
     if type(value) in _SCALARS or id(value) in path:
         return False
     if isinstance(value, Mapping):  # (a dict, or a mapping json_fallback writes as one)
@@ -478,7 +481,7 @@ def _collides(value: Any, saved: bool, path: set[int]) -> bool:
             return False
         if not all(type(key) is str for key in keys):
             texts = [_key_text(key, saved) for key in keys]
-            if len(set(texts)) < len(texts):
+            if len(set(texts)) < len(texts) or any(map(_odd_key, keys)):
                 return True
         items: Any = _parts(value) if not isinstance(value, dict) else value.values()
     elif isinstance(value, list | tuple):
@@ -492,6 +495,13 @@ def _collides(value: Any, saved: bool, path: set[int]) -> bool:
         return any(_collides(item, saved, path) for item in items)
     finally:
         path.discard(id(value))
+
+
+def _odd_key(key: Any) -> bool:
+    """Whether pydantic writes the dict key ``key`` otherwise than :func:`_key_text` does, or not at all: ``None``
+    (``"None"``, not ``"null"``), a NaN or infinite float (``"None"``, not ``"NaN"``), a key of a type JSON keys are
+    not (a ``frozenset``, which pydantic refuses; a date, written alike)."""
+    return not isinstance(key, str | int | float) or (isinstance(key, float) and not math.isfinite(key))
 
 
 def _distinct(value: Any, saved: bool, path: set[int]) -> Any:
@@ -533,8 +543,10 @@ def distinct_keys(value: Any, saved: bool = False) -> Any:
     (``1`` and ``"1"``, ``None`` and ``"null"``, ``True`` and ``"true"``: :func:`_key_text`) written as the list
     of its ``[key, value]`` pairs, in order, so no entry is lost (a JSON reader keeps only the last of two equal
     keys: review 137). A pydantic model, a dataclass or a mapping (``MappingProxyType``) holding such a dict at
-    any depth becomes a plain dict of its fields (a model's ``model_dump()``) so that dict's pairs are kept too
-    (review 139: pydantic wrote both keys, or one); one holding none is left for pydantic to write.
+    any depth becomes a plain dict of its fields (a model's ``model_dump(by_alias=True)``) so that dict's pairs are
+    kept too (review 139: pydantic wrote both keys, or one); so does one holding a dict key pydantic writes otherwise
+    than a plain dict's (:func:`_odd_key`: ``None``, a NaN, a ``frozenset``; review 245 #7); one holding none is left
+    for pydantic to write.
 
     Args:
         value: a tool's result or a message's field, before it is written as JSON.
