@@ -145,3 +145,49 @@ def test_another_port_is_another_server(one: str, other: str) -> None:
 
     assert _server_url(one) != _server_url(other)
     assert _server_url("http://[::1]/v1") == "http://[::1]/v1"  # an IPv6 host with no port is kept whole
+
+
+# ---- 4: a misspelled keyword of Tool.batch/abatch (and of a model's batch) names its close match ----
+
+def _add_tool():  # type: ignore[no-untyped-def]
+    from toolwire import tool
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+
+    return add
+
+
+@pytest.mark.parametrize(("given", "meant"), [
+    ("max_concurency", "max_concurrency"), ("return_exception", "return_exceptions"), ("timout", "timeout")])
+def test_tool_batch_names_the_close_match_of_a_misspelled_keyword(given: str, meant: str) -> None:
+    import asyncio
+
+    add = _add_tool()
+    for call in (lambda: add.batch([{"a": 1, "b": 2}], **{given: 2}),
+                 lambda: asyncio.run(add.abatch([{"a": 1, "b": 2}], **{given: 2}))):
+        with pytest.raises(UserError) as caught:
+            call()
+        message = str(caught.value)
+        assert f"did you mean {meant}=" in message
+        if meant != "timeout":
+            assert "an option of the batch itself" in message  # (not as if it were not taken)
+    assert add.batch([{"a": 1, "b": 2}], max_concurrency=2, return_exceptions=True, timeout=5) == [3]
+
+
+def test_tool_batch_given_an_unknown_keyword_says_what_it_passes_on() -> None:
+    with pytest.raises(UserError) as caught:
+        _add_tool().batch([{"a": 1, "b": 2}], colour="red")
+    assert str(caught.value) == "Tool.batch() passes on only timeout= to each invoke(), not colour=."
+
+
+@pytest.mark.parametrize(("given", "meant"), [
+    ("max_concurency", "max_concurrency"), ("return_exception", "return_exceptions")])
+def test_a_models_batch_refuses_a_misspelled_batch_keyword_instead_of_sending_it(given: str, meant: str) -> None:
+    from toolwire.testing import ScriptedChatModel
+
+    model = ScriptedChatModel(["a"])
+    with pytest.raises(UserError, match=f"did you mean {meant}=\\?"):
+        model.batch(["hi"], **{given: 2})

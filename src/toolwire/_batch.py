@@ -248,9 +248,27 @@ def _checked(owner: Batching, name: str, inputs: Any, max_concurrency: Any, retu
                         "max_concurrency= as a keyword of its own and leave config out.")
     allowed = type(owner).batch_option_names
     if allowed is not None and (other := [key for key in options if key not in allowed]):
+        close = _close_batch_keyword(other[0], allowed)  # (review 244 #4: no close match, and it read as if
+        hint = f": did you mean {close}=?" if close else "."  # a misspelled max_concurrency= were not taken)
+        if close in ("max_concurrency", "return_exceptions"):
+            hint = f": did you mean {close}= (an option of the batch itself)?"
         raise UserError(f"{type(owner).__name__}.{name}() passes on only {', '.join(sorted(allowed))}= to each "
-                        f"{invoke.removeprefix(type(owner).__name__ + '.')}, not {other[0]}=.")
+                        f"{invoke.removeprefix(type(owner).__name__ + '.')}, not {other[0]}={hint}")
+    for key in options:  # a model's misspelled batch keyword is no request option to send (review 244 #4)
+        if (close := _close_batch_keyword(key, allowed)) is not None:
+            raise UserError(f"{label}() was given {key}=, which is no option of a batch or a request: did you mean "
+                            f"{close}=?")
     return list(inputs)
+
+
+def _close_batch_keyword(key: str, allowed: frozenset[str] | None) -> str | None:
+    """The keyword of ``batch`` (``max_concurrency``, ``return_exceptions``, or one of ``allowed``, the options an
+    owner passes on) that ``key`` is a close misspelling of, or None (an error path only)."""
+    import difflib
+
+    names = ["max_concurrency", "return_exceptions", *sorted(allowed or ())]
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.8)
+    return close[0] if close and close[0] != key else None
 
 
 async def gather_answers(ask: Callable[[Any], Awaitable[Any]], inputs: list[Any], max_concurrency: int | None,
