@@ -6,11 +6,11 @@ the tag picks, for a defaulted tag, a tag of several values, a non-object member
 from __future__ import annotations
 
 import json
-from typing import Annotated, Generic, NotRequired, TypeVar
+from typing import Annotated, Generic, Literal, NotRequired, TypeVar
 
 import pytest
 from langchain_core.tools import InjectedToolArg, InjectedToolCallId
-from pydantic import Field
+from pydantic import BaseModel, Field
 from typing_extensions import TypedDict, Unpack
 
 from toolwire import Tool
@@ -218,3 +218,105 @@ def test_unpack_of_a_parametrised_generic_typeddict() -> None:
     assert sorted(t.spec.parameters["required"]) == ["note", "value"]
     assert _call(t, {"value": "3", "note": "n"}) == "[('note', 'n'), ('value', 3)]"
     assert _call(t, {"value": "x", "note": "n"}).startswith("Error:")
+
+
+# ------------------------------------------------------------------ #2, #10: tagged unions of other shapes
+
+
+class _AddD(BaseModel):
+    op: Literal["add"] = "add"
+    text: str
+
+
+class _DeleteD(BaseModel):
+    op: Literal["delete"] = "delete"
+    id: int
+
+
+class _Add2(BaseModel):
+    op: Literal["add", "append"]
+    text: str
+
+
+class _Delete2(BaseModel):
+    op: Literal["delete"]
+    id: int
+
+
+class _Add(BaseModel):
+    op: Literal["add"]
+    text: str
+
+
+class _Delete(BaseModel):
+    op: Literal["delete"]
+    id: int
+
+
+def _edit_defaulted(step: _AddD | _DeleteD) -> str:
+    """Edit."""
+    return repr(step)
+
+
+def _edit_two(step: _Add2 | _Delete2) -> str:
+    """Edit."""
+    return repr(step)
+
+
+def _edit_or_text(step: _Add | _Delete | str) -> str:
+    """Edit: a step, or a free-text instruction."""
+    return repr(step)
+
+
+def _made(tag: str, kind: type) -> type[BaseModel]:
+    class Step(BaseModel):
+        op: Literal[tag]  # type: ignore[valid-type]
+        v: kind  # type: ignore[valid-type]
+
+    return Step
+
+
+_NumStep, _TextStep = _made("num", int), _made("txt", str)
+
+
+def _run(step: _NumStep | _TextStep) -> str:  # type: ignore[valid-type]
+    """Run a step."""
+    return repr(step)
+
+
+def _error(f: object, step: object) -> str:
+    out = _call(Tool.from_function(f, name="edit"), {"step": step})
+    assert out.startswith("Error: Invalid arguments for tool 'edit': "), out
+    return out.split(": ", 2)[2]
+
+
+def test_defaulted_tag_picks_the_member() -> None:
+    assert _error(_edit_defaulted, {"op": "add", "text": "x", "id": 3}) == (
+        "with op \"add\": 'step.id' is not an allowed field of 'step' (got 3). The fields of 'step' are: op, text.")
+    assert _error(_edit_defaulted, {"op": "delete", "id": "seven"}) == (
+        "with op \"delete\": 'step.id': Input should be a valid integer, unable to parse string as an integer "
+        "(got 'seven').")
+    assert _error(_edit_defaulted, {"op": "move"}).startswith("'step.op': Input should be 'add'")
+
+
+def test_tag_of_several_values_picks_the_member() -> None:
+    assert _error(_edit_two, {"op": "delete", "id": "seven"}) == (
+        "with op \"delete\": 'step.id': Input should be a valid integer, unable to parse string as an integer "
+        "(got 'seven').")
+    assert _error(_edit_two, {"op": "append", "id": 3}).startswith("with op \"append\": 'step.text' is required")
+    assert "'delete'" not in _error(_edit_two, {"op": "append", "id": 3})
+
+
+def test_union_with_a_non_object_member() -> None:
+    assert _error(_edit_or_text, {"op": "delete", "id": "seven"}) == (
+        "with op \"delete\": 'step.id': Input should be a valid integer, unable to parse string as an integer "
+        "(got 'seven').")
+
+
+def test_members_sharing_a_class_name() -> None:
+    text = _error(_run, {"op": "txt", "v": "hello", "extra": 1})
+    assert text.startswith("with op \"txt\": 'step.extra' is not an allowed field"), text
+    assert "integer" not in text and "'num'" not in text
+    text = _error(_run, {"op": "num", "v": "hello"})
+    assert text.startswith("with op \"num\": 'step.v': Input should be a valid integer"), text
+    assert "'txt'" not in text

@@ -309,7 +309,7 @@ def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str
 
 class _TaggedUnions:
     """The errors of a value that fits no member of a union of objects told apart by a tag (a property every member
-    requires with one value, ``const`` or a one-item ``enum``, a different one in each: ``op: Literal["add"]`` or
+    has with its own values, ``const`` or ``enum``, none shared: ``op: Literal["add"]`` or
     ``op: Literal["delete"]``) cut down to what the model should fix (review 237 #1), as the JSON-Schema path does
     (:mod:`toolwire.interop._union_errors`): pydantic lists every member's errors, so a call that picked
     ``"add"`` and sent a stray key was told to send ``"delete"``.
@@ -319,7 +319,8 @@ class _TaggedUnions:
     - the tag is there but picks none: only the errors on the tag (``Input should be 'add', or ...``);
     - the tag is missing: only that, with the values it takes.
 
-    A tag that has a default (not required) is left alone, since a value may leave it out.
+    The tag may have a default, or take several values (``Literal["add", "append"]``), and members that are no
+    object (``Add | Delete | str``) are left out once the value is an object with the tag (review 242 #2, #10).
 
     Attributes:
         errors: the errors to word, in pydantic's order.
@@ -346,64 +347,85 @@ class _TaggedUnions:
         self.errors = errors
 
     def _cut(self, errors: list[Any], prefix: tuple[Any, ...], branches: list[Any]) -> list[Any]:
-        found = _required_tag(branches)
+        found = _union_tag(branches)
         if found is None:
             return errors
         tag, values = found
         size = len(prefix)
-        members: dict[Any, list[Any]] = {}  # member name (pydantic's loc step) -> its errors
-        for err in errors:
-            loc = tuple(err.get("loc", ()))
-            if len(loc) > size and loc[:size] == prefix:
-                members.setdefault(loc[size], []).append(err)
-        if len(members) < 2:
+        objects = [b for b, v in zip(branches, values, strict=True) if v is not None]
+        blocks = _member_blocks(errors, prefix, objects)
+        if len(objects) < len(values):  # (review 242 #10: a member that is no object, such as str, refused the
+            # whole value; one whose errors are all at its own level is taken for it)
+            blocks = [(name, errs) for name, errs in blocks if any(len(e.get("loc", ())) > size + 1 for e in errs)]
+        if len(blocks) != len(objects):  # (members sharing a name whose errors cannot be told apart: all are said)
             return errors
-        on_tag = {name: [e for e in errs if tuple(e.get("loc", ()))[size + 1:] == (tag,)]
-                  for name, errs in members.items()}
-        picked = [name for name, errs in on_tag.items() if not errs]
-        given = [e.get("input") for errs in on_tag.values() for e in errs if e.get("type") != "missing"]
+        on_tag = [[e for e in errs if tuple(e.get("loc", ()))[size + 1:] == (tag,)] for _, errs in blocks]
+        picked = [index for index, errs in enumerate(on_tag) if not errs]
+        given = [e.get("input") for errs in on_tag for e in errs if e.get("type") != "missing"]
         if len(picked) == 1 and given:
             branch = next((b for b, v in zip(branches, values, strict=True)
-                           if v == given[0] and type(v) is type(given[0])), None)
+                           if v is not None and any(t == given[0] and type(t) is type(given[0]) for t in v)), None)
             if branch is None:
                 return errors
-            keep = {id(e) for e in members[picked[0]]}
+            name, chosen = blocks[picked[0]]
+            keep = {id(e) for e in chosen}
             label = f"with {tag} {_json(given[0])}"
-            for err in members[picked[0]]:
+            for err in chosen:
                 self.labels[id(err)] = f"{self.labels[id(err)]}, {label}" if id(err) in self.labels else label
-            self.fields[(*prefix, picked[0])] = list(branch["properties"])
+            self.fields[(*prefix, name)] = list(branch["properties"])
         elif not picked:
-            keep = {id(e) for errs in on_tag.values() for e in errs}
+            keep = {id(e) for errs in on_tag for e in errs}
             if not given:
-                shown = ", ".join(_json(v) for v in values)
+                shown = ", ".join(_json(t) for v in values if v is not None for t in v)
                 self.missing_tag.update((i, shown) for i in keep)
         else:
             return errors
-        dropped = {id(e) for errs in members.values() for e in errs} - keep
+        dropped = {id(e) for _, errs in blocks for e in errs} - keep
+        if len(objects) < len(values):  # (the errors of the members that are no object go too)
+            dropped |= {id(e) for e in errors if len(loc := tuple(e.get("loc", ()))) == size + 1
+                        and loc[:size] == prefix} - keep
         return [err for err in errors if id(err) not in dropped]
 
 
-def _required_tag(branches: list[Any]) -> tuple[str, list[Any]] | None:
-    """The property that tells a union's object branches apart (see :class:`_TaggedUnions`) and each branch's value
-    of it, or ``None``."""
-    if len(branches) < 2 or not all(isinstance(b, Mapping) and isinstance(b.get("properties"), Mapping)
-                                    and isinstance(b.get("required"), list) for b in branches):
+def _member_blocks(errors: list[Any], prefix: tuple[Any, ...],
+                   ordered: list[Any]) -> list[tuple[Any, list[Any]]]:
+    """The errors under the union at ``prefix`` (a pydantic ``loc``) as ``(member name, its errors)`` per member."""
+    size = len(prefix)
+    blocks: dict[Any, list[Any]] = {}
+    for err in errors:
+        loc = tuple(err.get("loc", ()))
+        if len(loc) > size and loc[:size] == prefix:
+            blocks.setdefault(loc[size], []).append(err)
+    return list(blocks.items())
+
+
+def _union_tag(branches: list[Any]) -> tuple[str, list[list[Any] | None]] | None:
+    """The property that tells a union's object branches apart (see :class:`_TaggedUnions`) and the values each
+    branch takes of it (``const``, or an ``enum``: ``Literal["add", "append"]``; required or with a default: review
+    242 #2), none of them shared, or ``None``. A branch that is no object (``str``) has ``None`` (review 242 #10)."""
+    if len(branches) < 2:
         return None
-    for name in branches[0]["properties"]:
-        values = []
-        for branch in branches:
+    objects = [b for b in branches if isinstance(b, Mapping) and isinstance(b.get("properties"), Mapping)
+               and b["properties"]]
+    if len(objects) < len(branches):
+        return None
+    for name in objects[0]["properties"]:
+        values: list[list[Any]] = []
+        for branch in objects:
             prop = branch["properties"].get(name)
-            if name not in branch["required"] or not isinstance(prop, Mapping):
+            if not isinstance(prop, Mapping):
                 break
             if "const" in prop:
-                values.append(prop["const"])
-            elif isinstance(prop.get("enum"), list) and len(prop["enum"]) == 1:
-                values.append(prop["enum"][0])
+                values.append([prop["const"]])
+            elif isinstance(prop.get("enum"), list) and prop["enum"]:
+                values.append(list(prop["enum"]))
             else:
                 break
         else:
-            if len({_json(v) for v in values}) == len(values):
-                return name, values
+            texts = [_json(v) for taken in values for v in taken]
+            if len(set(texts)) == len(texts):
+                it = iter(values)
+                return name, [next(it) if any(b is o for o in objects) else None for b in branches]
     return None
 
 
