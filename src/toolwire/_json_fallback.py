@@ -12,6 +12,8 @@ from collections import UserString
 from collections.abc import ItemsView, KeysView, Mapping, Sequence, Set, ValuesView
 from typing import Any
 
+from toolwire._narrow_floats import shortest_floats
+
 __all__ = ["json_fallback"]
 
 
@@ -19,7 +21,9 @@ def json_fallback(value: Any) -> Any:
     """Return the JSON form of an object pydantic does not know: a mapping (``MappingProxyType``, ``ChainMap``,
     ``UserDict``) a dict; a dict's ``keys()`` or ``values()``, a ``range`` (of at most 100,000 items; a longer one
     its text), a set or a sequence (``UserList``) a list, and ``items()`` a list of ``[key, value]`` pairs; an
-    array or number type with ``tolist()`` (numpy's, and so pandas values) its Python value (``str()`` of a
+    array or number type with ``tolist()`` (numpy's, and so pandas values) its Python value (a ``float32`` or
+    ``float16`` as the float of its own shortest text, ``21.7``: :func:`~toolwire._narrow_floats.shortest_floats`;
+    ``str()`` of a
     2,000-item array keeps only its first and last items), a number whose ``tolist()`` gives back its own type
     (numpy's ``longdouble``, ``clongdouble``) a ``float`` or ``complex`` (:func:`_number`); anything else its
     ``str()``; an object whose ``str()`` fails, ``"<TYPE object>"`` (the tool did return).
@@ -52,7 +56,8 @@ def json_fallback(value: Any) -> Any:
         else:
             # numpy's longdouble and clongdouble give themselves back (Python has no such type): writing that again
             # never ends, and pydantic stopped at its depth limit (review 176 #1)
-            return _number(value) if type(plain) is kind else plain
+            # (a float32's or float16's the shortest text that reads back: 21.7, not 21.700000762939453, review 245 #8)
+            return _number(value) if type(plain) is kind else shortest_floats(value, plain)
     if kind.__str__ is object.__str__ and kind.__repr__ is object.__repr__:
         if kind not in _TOLD:
             _TOLD.add(kind)
