@@ -152,3 +152,38 @@ def test_langchain_tool_tagged_union_error_is_a_toolwire_tools(step: dict[str, A
     assert from_langchain_tool(lc_tools.tool(_edit)).invoke(call).content == own
     with_validator = lc_tools.StructuredTool.from_function(_edit, args_schema=_EditArgs)
     assert from_langchain_tool(with_validator).invoke(call).content == own
+
+
+# -- #3: structured output's tagged-union errors --------------------------------------------------------------------
+
+class _Plan(BaseModel):
+    """A plan."""
+
+    steps: list[_Add | _Delete]
+
+
+def _plan(steps: list[_Add | _Delete]) -> str:
+    """Plan."""
+    return "ok"
+
+
+@pytest.mark.parametrize("step", [{"op": "add", "text": 5}, {"op": "delete", "id": "seven"}])
+def test_structured_output_tagged_union_error_is_a_toolwire_tools(step: dict[str, Any]) -> None:
+    from toolwire import AIMessage, Tool
+    from toolwire.errors import ToolCallParseError
+    from toolwire.messages import tool_call
+    from toolwire.testing import ScriptedChatModel
+
+    own = Tool.from_function(_plan).invoke({"type": "tool_call", "name": "_plan", "id": "c",
+                                            "args": {"steps": [step]}}).content
+    said = own.removeprefix("Error: Invalid arguments for tool '_plan': ")
+    assert said.startswith(f"with op \"{step['op']}\": 'steps.0.")
+    bad = AIMessage("", tool_calls=[tool_call("_Plan", {"steps": [step]}, "c1")])
+    good = AIMessage("", tool_calls=[tool_call("_Plan", {"steps": [{"op": "delete", "id": 7}]}, "c2")])
+    model = ScriptedChatModel([bad, good])
+    assert model.with_structured_output(_Plan, retries=1).invoke("Plan it.").steps[0] == _Delete(op="delete", id=7)
+    feedback = model.requests[-1].messages[-1].content
+    assert feedback.startswith(f"_Plan was not accepted: {said} ")
+    with pytest.raises(ToolCallParseError) as caught:
+        ScriptedChatModel([bad]).with_structured_output(_Plan).invoke("Plan it.")
+    assert str(caught.value) == f"The model's _Plan does not fit the schema: {said}"

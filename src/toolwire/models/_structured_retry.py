@@ -6,9 +6,10 @@ cannot be read as the schema, the reply goes back to the model with what was wro
 up to ``retries`` more times. Asking the same request again (``with_retry``) gives a model at temperature 0 the same
 reply; telling it which field did not fit, and why, lets it correct the call.
 
-The conversation for the next request is made by one pure function, :func:`next_conversation`, and the counting by
-:class:`Attempts`, so that ``invoke``, ``ainvoke``, ``stream`` and ``astream`` (and ``batch``/``abatch``, which use
-the first two) share them and only the call of the model differs.
+What did not fit is worded by :func:`problems_text`; the conversation for the next request is made by one pure
+function, :func:`next_conversation`, and the counting by :class:`Attempts`, so that ``invoke``, ``ainvoke``,
+``stream`` and ``astream`` (and ``batch``/``abatch``, which use the first two) share them and only the call of the
+model differs.
 
 Private to :mod:`toolwire.models.structured`.
 """
@@ -16,13 +17,16 @@ Private to :mod:`toolwire.models.structured`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from pydantic import ValidationError
 
 from toolwire.errors import ToolCallParseError, UserError
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-__all__ = ["Attempts", "Problem", "check_retries", "next_conversation"]
+__all__ = ["Attempts", "Problem", "check_retries", "next_conversation", "problems_text"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,6 +54,68 @@ def check_retries(retries: Any) -> int:
         raise UserError(f"with_structured_output(retries=...) takes a whole number of at least 0, the extra requests "
                         f"made after a reply that does not fit the schema (e.g. retries=2), not {retries!r}.")
     return retries
+
+
+_MOST_PROBLEMS = 5  # schema problems named in one error; the rest are counted
+
+
+def _validation_errors() -> tuple[type[Exception], ...]:
+    """pydantic's ``ValidationError``, and pydantic.v1's once a v1 model may have been given (it is imported)."""
+    v1 = sys.modules.get("pydantic.v1")
+    return (ValidationError, v1.ValidationError) if v1 is not None else (ValidationError,)
+
+
+def problems_text(exc: Exception, name: str, schema: Mapping[str, Any] | None = None) -> str:
+    """What did not fit, as one sentence's tail (no closing full stop), for the error and for what the model is told.
+
+    pydantic's ``errors()`` each named (up to :data:`_MOST_PROBLEMS`, the rest counted) with where it is, so a
+    caller that asks again can tell the model all of them at once (review 96: only the first was named); a dict
+    schema's problems as its check wrote them; any other exception (a validator's ``KeyError``: review 185 #4) by its
+    type and text. Errors inside a union are worded as a toolwire tool's
+    (:func:`~toolwire._schema_refs.validation_message` on ``schema``): the paths the model wrote, without pydantic's
+    member labels (``steps.0.Add.op``), and for a union told apart by a tag only the errors of the member the tag
+    picks (``with op "delete": 'steps.0.id': ...``; review 242 #3: the model was told to switch to the other member).
+
+    Args:
+        exc: what the output tool's reader raised.
+        name: the output tool's name.
+        schema: the output tool's JSON Schema (``$ref`` inlined), or None.
+
+    Returns:
+        The problems, e.g. ``"total: Field required; and 2 more"``.
+    """
+    from toolwire.models._structured_dicts import DictSchemaError
+
+    if isinstance(exc, DictSchemaError):
+        return exc.problems
+    if not isinstance(exc, _validation_errors()):
+        return f"the schema's validation raised {type(exc).__name__}: {str(exc)[:200] or 'no message'}"
+    errors = exc.errors()
+    if isinstance(exc, ValidationError) and isinstance(schema, Mapping):
+        worded = _as_a_tools(exc, errors, name, schema)
+        if worded is not None:
+            return worded
+    parts = []
+    for problem in errors[:_MOST_PROBLEMS]:
+        where = ".".join(str(part) for part in problem.get("loc", ())) or "the arguments"
+        parts.append(f"{where}: {str(problem.get('msg', 'invalid')).rstrip('.')}")
+    more = len(errors) - _MOST_PROBLEMS
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+def _as_a_tools(exc: ValidationError, errors: list[Any], name: str, schema: Mapping[str, Any]) -> str | None:
+    """``exc`` worded as a tool's arguments are (:func:`~toolwire._schema_refs.validation_message`), without its
+    opening and closing, when one of ``errors`` is inside a union (a step of its ``loc`` is a member's label, which
+    the path the model wrote leaves out); else None."""
+    from toolwire._schema_refs import shown_path, validation_message
+
+    if not any(shown_path(tuple(err.get("loc", ())), schema) != ".".join(map(str, err.get("loc", ())))
+               for err in errors):
+        return None
+    properties = schema.get("properties")
+    text = validation_message(exc, name, list(properties) if isinstance(properties, Mapping) else (), schema)
+    opening = f"Invalid arguments for tool '{name}': "
+    return text[len(opening):].removesuffix(".") if text.startswith(opening) else None
 
 
 def next_conversation(messages: list[BaseMessage], reply: AIMessage, name: str, feedback: str) -> list[BaseMessage]:

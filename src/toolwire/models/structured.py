@@ -45,7 +45,7 @@ import sys
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from typing_extensions import is_typeddict  # typing's misses a typing_extensions.TypedDict before 3.13
 
 from toolwire._batch import Batching
@@ -64,7 +64,7 @@ from toolwire.models._runnable import (
     refuse_event_stream,
     retry_policy,
 )
-from toolwire.models._structured_retry import Attempts, Problem, check_retries
+from toolwire.models._structured_retry import Attempts, Problem, check_retries, problems_text
 from toolwire.models._structured_stream import ainvoke_whole, invoke_whole, stream_cut, stream_cut_error
 
 if TYPE_CHECKING:
@@ -77,12 +77,6 @@ __all__ = ["StructuredOutput", "output_tool"]
 # "MAX_TOKENS", the Responses API's "max_output_tokens", a local model's "length"; Anthropic's window full too
 _CUT_OFF = frozenset({"length", "max_tokens", "max_output_tokens"})
 _WINDOW_FULL = "model_context_window_exceeded"  # (asked again, the conversation only grows: review 223 #1)
-
-
-def _validation_errors() -> tuple[type[Exception], ...]:
-    """pydantic's ``ValidationError``, and pydantic.v1's once a v1 model may have been given (it is imported)."""
-    v1 = sys.modules.get("pydantic.v1")
-    return (ValidationError, v1.ValidationError) if v1 is not None else (ValidationError,)
 
 
 def output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]]:
@@ -526,7 +520,8 @@ class StructuredOutput(Batching):
                 except Exception as exc:  # (a validator's KeyError too: review 185 #4)
                     if refused or cut:
                         return None, Problem(self._refusal(reply) if refused else self._cut_off(reply), None)
-                    problems = _problems(exc)
+                    problems = problems_text(exc, self._name, next((tool.parameters for tool in self.model.tools
+                                                                    if tool.name == self._name), None))
                     error = ToolCallParseError(f"The model's {self._name} does not fit the schema: {problems}.",
                                                raw=reply)
                     error.__cause__ = exc
@@ -569,29 +564,6 @@ class StructuredOutput(Batching):
                                       "messages), then ask again.", raw=reply)
         return ToolCallParseError(f"The reply was cut off at max_tokens before the model's {self._name} was "
                                   "complete: ask again with a higher max_tokens.", raw=reply)
-
-
-_MOST_PROBLEMS = 5  # schema problems named in one error; the rest are counted
-
-
-def _problems(exc: Exception) -> str:
-    """What did not fit, as one sentence's tail: pydantic's ``errors()`` every problem named (up to
-    :data:`_MOST_PROBLEMS`, the rest counted) with where it is, so a caller that asks again can tell the model all of
-    them at once (review 96: only the first was named); a dict schema's problems as its check wrote them; any other
-    exception (a validator's ``KeyError``: review 185 #4) by its type and text."""
-    from toolwire.models._structured_dicts import DictSchemaError
-
-    if isinstance(exc, DictSchemaError):
-        return exc.problems
-    if not isinstance(exc, _validation_errors()):
-        return f"the schema's validation raised {type(exc).__name__}: {str(exc)[:200] or 'no message'}"
-    errors = exc.errors()
-    parts = []
-    for problem in errors[:_MOST_PROBLEMS]:
-        where = ".".join(str(part) for part in problem.get("loc", ())) or "the arguments"
-        parts.append(f"{where}: {str(problem.get('msg', 'invalid')).rstrip('.')}")
-    more = len(errors) - _MOST_PROBLEMS
-    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
 
 
 def _refused(reply: AIMessage) -> bool:
