@@ -69,6 +69,14 @@ def test_a_set_of_long_strings_is_not_cheap():
     assert is_cheap_result(deque(["x" * 600_000])) is False
 
 
+def test_dict_and_list_subclasses_are_walked():
+    from collections import OrderedDict, defaultdict
+
+    assert is_cheap_result(defaultdict(int, {i: i for i in range(10_000)})) is False
+    assert is_cheap_result(OrderedDict(a="x" * 600_000)) is False
+    assert is_cheap_result(defaultdict(int, a=1)) is True
+
+
 def test_a_huge_range_is_not_cheap():
     assert is_cheap_result(range(10**30)) is False
 

@@ -57,11 +57,14 @@ def is_cheap_result(result: Any) -> bool:
         nodes += 1
         if kind is int or kind is float or kind is bool or value is None:
             pass
-        elif kind is set or kind is frozenset or kind is deque:
-            nodes += len(value)
-            if nodes > _CHEAP_NODES:
+        elif kind is set or kind is frozenset or kind is deque or isinstance(value, dict | list | tuple):
+            try:  # (a defaultdict, a NamedTuple... too)
+                nodes += len(value)
+                if nodes > _CHEAP_NODES:
+                    return False
+                stack.extend(value.values() if isinstance(value, dict) else value)
+            except Exception:  # (a subclass whose __len__ or __iter__ raises: written off the loop)
                 return False
-            stack.extend(value)
         elif isinstance(value, bytes | bytearray):
             chars += len(value)
         elif isinstance(value, Iterator):  # read lazily, maybe slowly or without end: not on the event loop
