@@ -109,7 +109,8 @@ class ChunkLangChainAPI:
 
     def pretty_repr(self) -> str:
         """The chunk laid out for people, as LangChain's ``pretty_repr()`` lays out its ``AIMessageChunk`` (the title
-        ``Aimessagechunk Message``, the content, the complete tool calls and the invalid ones; review 235 #1)."""
+        ``Aimessagechunk Message``, the content, the complete tool calls and the invalid ones, those whose streamed
+        arguments cannot be read among them, as :meth:`to_message` reads them; review 235 #1, review 241 #5)."""
         from toolwire._pretty import pretty_repr
 
         return pretty_repr(self)

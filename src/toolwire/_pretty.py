@@ -47,14 +47,18 @@ def pretty_repr(message: Any) -> str:
         The title line, ``Name: ...`` when the message has a name, a blank line and the content (a list of blocks as
         Python shows it, as LangChain does); for an AI message, its ``Tool Calls:`` and ``Invalid Tool Calls:``, each
         call's name, id, error and arguments one per line (values as ``str`` shows them), the blank lines around
-        trimmed.
+        trimmed. A chunk's calls are those of its ``to_message()``: a call whose streamed arguments cannot be read is
+        among its invalid calls, with toolwire's error (LangChain's chunk lists it there too, without one).
     """
     head = _title(message.type) + (f"\nName: {message.name}" if message.name is not None else "")
     base = f"{head}\n\n{safe_text(message.content, str)}"
     if message.type not in ("ai", "AIMessageChunk"):
         return base
+    # a chunk's own invalid_tool_calls leave out the calls its pieces make unreadable: read both as to_message() does
+    valid, invalid = (message._read_calls() if message.type == "AIMessageChunk"  # (review 241 #5)
+                      else (message.tool_calls, message.invalid_tool_calls))
     lines: list[str] = []
-    for title, calls in (("Tool Calls", message.tool_calls), ("Invalid Tool Calls", message.invalid_tool_calls)):
+    for title, calls in (("Tool Calls", valid), ("Invalid Tool Calls", invalid)):
         if calls:
             lines.extend(_calls(title, calls))
     return (base.strip() + "\n" + "\n".join(lines)).strip()  # (an AI turn's blank lines trimmed, as LangChain's)
