@@ -10,7 +10,7 @@ from typing import Annotated, Generic, Literal, NotRequired, TypeVar
 
 import pytest
 from langchain_core.tools import InjectedToolArg, InjectedToolCallId
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 from typing_extensions import TypedDict, Unpack
 
 from toolwire import Tool
@@ -320,3 +320,44 @@ def test_members_sharing_a_class_name() -> None:
     text = _error(_run, {"op": "num", "v": "hello"})
     assert text.startswith("with op \"num\": 'step.v': Input should be a valid integer"), text
     assert "'txt'" not in text
+
+
+def test_members_sharing_a_name_that_cannot_be_told_apart_get_every_error() -> None:
+    def made(tag: str, kind: type) -> type[BaseModel]:
+        class Step(BaseModel):
+            op: Literal[tag]  # type: ignore[valid-type]
+            v: kind  # type: ignore[valid-type]
+
+        return Step
+
+    num, txt, lst = made("num", int), made("txt", str), made("lst", list)
+
+    def run(step: num | txt | lst) -> str:  # type: ignore[valid-type]
+        """Run."""
+        return ""
+
+    # num's errors [op] and txt's [v] follow each other under one name: no member is picked on a guess
+    text = _error(run, {"op": "txt", "v": 3})
+    assert "with op" not in text and "Input should be a valid string" in text
+
+
+class _Checked(BaseModel):
+    op: Literal["check"]
+    n: int
+
+    @model_validator(mode="after")
+    def _positive(self) -> _Checked:
+        if self.n < 0:
+            raise ValueError("n must not be negative")
+        return self
+
+
+def _check(step: _Checked | _Delete) -> str:
+    """Check."""
+    return repr(step)
+
+
+def test_picked_member_failing_its_own_check() -> None:
+    text = _error(_check, {"op": "check", "n": -1})
+    assert text.startswith("with op \"check\": 'step': Value error, n must not be negative"), text
+    assert "'delete'" not in text

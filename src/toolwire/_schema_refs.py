@@ -389,14 +389,38 @@ class _TaggedUnions:
 
 def _member_blocks(errors: list[Any], prefix: tuple[Any, ...],
                    ordered: list[Any]) -> list[tuple[Any, list[Any]]]:
-    """The errors under the union at ``prefix`` (a pydantic ``loc``) as ``(member name, its errors)`` per member."""
+    """The errors under the union at ``prefix`` (a pydantic ``loc``) as ``(member name, its errors)`` per member
+    pydantic tried, in its order: pydantic gives each member's errors together, under the member's name (a class's
+    ``__name__``), so two classes of one name follow each other under that name (review 242 #10). A member's errors
+    name each of its fields once (or several times at once, for errors inside it), so a field named again after
+    another one, or again at its own level, begins the next member, and so does a field that comes before the last
+    one named in each of the members' schemas (``ordered``; pydantic checks fields in order, unknown keys last)."""
     size = len(prefix)
-    blocks: dict[Any, list[Any]] = {}
+    blocks: list[tuple[Any, list[Any]]] = []
+    seen: set[Any] = set()
+    last: tuple[Any, ...] = ()
     for err in errors:
         loc = tuple(err.get("loc", ()))
-        if len(loc) > size and loc[:size] == prefix:
-            blocks.setdefault(loc[size], []).append(err)
-    return list(blocks.items())
+        if len(loc) <= size or loc[:size] != prefix:
+            continue
+        key = loc[size + 1] if len(loc) > size + 1 else None
+        same = bool(blocks) and blocks[-1][0] == loc[size] and key is not None and (
+            key not in seen or (len(last) > size + 2 and len(loc) > size + 2 and last[size + 1] == key)) and not (
+            len(last) > size + 1 and all(_rank(b, key) < _rank(b, last[size + 1]) for b in ordered))
+        if same:
+            blocks[-1][1].append(err)
+        else:
+            blocks.append((loc[size], [err]))
+            seen = set()
+        seen.add(key)
+        last = loc
+    return blocks
+
+
+def _rank(branch: Mapping[str, Any], key: Any) -> int:
+    """Where ``key`` is among ``branch``'s properties; after them all for a key it does not have."""
+    names = list(branch["properties"])
+    return names.index(key) if key in names else len(names)
 
 
 def _union_tag(branches: list[Any]) -> tuple[str, list[list[Any] | None]] | None:
@@ -407,7 +431,7 @@ def _union_tag(branches: list[Any]) -> tuple[str, list[list[Any] | None]] | None
         return None
     objects = [b for b in branches if isinstance(b, Mapping) and isinstance(b.get("properties"), Mapping)
                and b["properties"]]
-    if len(objects) < len(branches):
+    if len(objects) < 2:
         return None
     for name in objects[0]["properties"]:
         values: list[list[Any]] = []
