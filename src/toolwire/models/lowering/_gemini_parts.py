@@ -25,7 +25,8 @@ from toolwire.errors import UserError
 from toolwire.models.lowering._common import content_parts
 from toolwire.models.lowering._media import data_not_text, keys_text
 
-__all__ = ["read_part", "sdk_part", "signature_bytes", "signature_text", "user_parts"]
+__all__ = ["add_content", "read_part", "sdk_part", "sign_rebuilt_calls", "signature_bytes", "signature_text",
+           "start_with_user", "user_parts"]
 
 _PART_KEYS = {"functionCall": "function_call", "functionResponse": "function_response", "inlineData": "inline_data",
               "fileData": "file_data", "thoughtSignature": "thought_signature", "mimeType": "mime_type",
@@ -190,3 +191,50 @@ def user_parts(content: str | list[Any]) -> list[dict[str, Any]]:
         else:
             parts.append(_block_part(block))
     return parts
+
+
+def add_content(contents: list[dict[str, Any]], role: str, parts: list[dict[str, Any]]) -> None:
+    """Append a ``role`` turn of ``parts`` to ``contents`` in place, joined to the last content when that is of the
+    same role (a user turn not to one of ``function_response`` parts, nor those to it), so model turns never follow
+    each other: Gemini refuses a function-call turn that comes right after a model turn (400 "Please ensure that
+    function call turn comes immediately after a user turn or after a function response turn"; review 246 #1).
+    Nothing is added for no ``parts`` (an empty message), so the turns around it join."""
+    if not parts:
+        return
+    last = contents[-1] if contents else None
+    responses = last is not None and any("function_response" in p for p in last["parts"])
+    if last is not None and last["role"] == role and (role == "model" or not responses):
+        last["parts"].extend(parts)
+    else:
+        contents.append({"role": role, "parts": parts})
+
+
+STARTED_BEFORE = "(The conversation before this point is not included.)"
+"""The text of the user turn put before a conversation whose first turn is a function call (:func:`start_with_user`)."""
+
+
+def start_with_user(contents: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``contents``, with a user turn of :data:`STARTED_BEFORE` put first when its first turn is a model turn that
+    makes a function call (a history trimmed to start at a call), which Gemini refuses with 400 (a function-call turn
+    comes after a user turn or a function-response turn; review 246 #1). Changed in place and returned."""
+    if contents and contents[0]["role"] == "model" and any("function_call" in p for p in contents[0]["parts"]):
+        contents.insert(0, {"role": "user", "parts": [{"text": STARTED_BEFORE}]})
+    return contents
+
+
+_SKIP = signature_bytes("skip_thought_signature_validator")
+
+
+def sign_rebuilt_calls(contents: list[dict[str, Any]]) -> None:
+    """Gemini 3 answers 400 "Function call is missing a thought_signature" for a model turn whose first call
+    carries none: a turn toolwire rebuilt (a ``MALFORMED_FUNCTION_CALL`` answered, a history from another
+    model, one joined to a model turn of text before it) gets on its first call the stand-in value the "Thought
+    signatures" guide documents for calls that Gemini did not make (``skip_thought_signature_validator``), in place.
+    (Gemini 3 signs the first call of each step itself, so a kept turn of its own goes back unchanged.)"""
+    for content in contents:
+        parts = content["parts"]
+        if content["role"] != "model":
+            continue
+        first = next((p for p in parts if "function_call" in p), None)
+        if first is not None and "thought_signature" not in first:
+            first["thought_signature"] = _SKIP

@@ -82,7 +82,15 @@ from toolwire.models.lowering._common import (
 from toolwire.models.lowering._gemini_code import CODE_PARTS, VisibleText
 from toolwire.models.lowering._gemini_extras import ReplyExtras, gemini_usage
 from toolwire.models.lowering._gemini_finish import cut_call, ended, malformed_call, no_candidate
-from toolwire.models.lowering._gemini_parts import is_empty_text, read_part, sdk_part, signature_bytes, user_parts
+from toolwire.models.lowering._gemini_parts import (
+    add_content,
+    is_empty_text,
+    read_part,
+    sdk_part,
+    sign_rebuilt_calls,
+    start_with_user,
+    user_parts,
+)
 from toolwire.models.lowering._gemini_schema import (
     JsonPath,
     arguments_text,
@@ -214,7 +222,11 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
     its place is lost); the results of one model turn become one ``user``
     content of ``function_response`` parts (``{"result": text}``, or ``{"error": text}`` for a failed call),
     in the order of the calls (text of list content joined, case E4); a kept model turn is sent back with
-    its parts (thought signatures) unchanged; empty text is dropped.
+    its parts (thought signatures) unchanged; empty text is dropped. Consecutive model turns are one content (their
+    parts joined, signatures kept), as are consecutive user turns, and a conversation whose first turn makes a
+    function call starts with a short user turn, since Gemini answers 400 "function call turn comes immediately
+    after a user turn or after a function response turn" otherwise (review 246 #1;
+    :func:`~toolwire.models.lowering._gemini_parts.start_with_user`).
 
     Args:
         messages: the conversation, toolwire messages in order.
@@ -246,19 +258,11 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
         elif isinstance(item, AIMessage):
             parts, ids = _model_parts(item)
             gemini_ids.update(ids)
-            if parts:
-                contents.append({"role": "model", "parts": parts})
+            add_content(contents, "model", parts)
         else:
-            parts = user_parts(item.content)
-            if not parts:
-                continue
-            last = contents[-1] if contents else None
-            if last and last["role"] == "user" and not any("function_response" in p for p in last["parts"]):
-                last["parts"].extend(parts)
-            else:
-                contents.append({"role": "user", "parts": parts})
+            add_content(contents, "user", user_parts(item.content))
     instruction = {"parts": [{"text": "\n\n".join(system)}]} if system else None
-    return instruction, contents
+    return instruction, start_with_user(contents)
 
 
 def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -321,7 +325,7 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
         else:
             config[key] = value
     if _SIGNED.match(model):
-        _sign_rebuilt_calls(contents)
+        sign_rebuilt_calls(contents)
     return {"model": model, "contents": contents, "config": config}
 
 
@@ -364,21 +368,6 @@ def _server_tool(spec: ServerTool) -> dict[str, Any]:
 
 
 _SIGNED = re.compile(r"^(models/)?gemini-3")  # models that refuse a function call without a thought signature
-_SKIP = signature_bytes("skip_thought_signature_validator")
-
-
-def _sign_rebuilt_calls(contents: list[dict[str, Any]]) -> None:
-    """Gemini 3 answers 400 "Function call is missing a thought_signature" for a model turn whose calls
-    carry none: a turn toolwire rebuilt (a ``MALFORMED_FUNCTION_CALL`` answered, a history from another
-    model) gets on its first call the stand-in value the "Thought signatures" guide documents for calls that
-    Gemini did not make (``skip_thought_signature_validator``)."""
-    for content in contents:
-        parts = content["parts"]
-        if content["role"] != "model" or any("thought_signature" in p for p in parts):
-            continue
-        first = next((p for p in parts if "function_call" in p), None)
-        if first is not None:
-            first["thought_signature"] = _SKIP
 
 
 # --------------------------------------------------------------------------- replies
