@@ -256,3 +256,9 @@ def test_float32_is_written_with_its_shortest_text():
     assert result_to_content(np.array([0.1, np.nan], dtype=np.float16)) == '[0.1, "NaN"]'
     assert json_ready(readings) == [21.7, 21.9, 22.1]
     assert result_to_content(np.array([1.5, 2.5])) == "[1.5, 2.5]"
+
+
+def test_responses_parts_in_a_tool_result_reach_anthropic_as_text_and_image():
+    content = _lowered(ToolMessage(RESPONSES_PARTS, tool_call_id="c1"))["anthropic"]
+    assert content == [{"type": "text", "text": "Sales chart:"},
+                       {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG_B64}}]

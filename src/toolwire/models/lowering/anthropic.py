@@ -219,6 +219,8 @@ def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str,
             _media.refuse_block`).
     """
     out: list[dict[str, Any]] = []
+    if in_result and not isinstance(content, str):
+        content = [_responses_part(b) for b in content]
     for block in content_parts(content):
         if block.get("type") == "text":
             out.append(_text(block))
@@ -242,6 +244,17 @@ def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str,
         else:
             raise refuse_block(block, "Anthropic's Messages API")
     return out
+
+
+def _responses_part(block: Any) -> Any:
+    """An OpenAI Responses part a tool returned (``input_text``, ``input_image`` with an ``image_url``) as the block
+    Anthropic takes for it in a tool result (a text block, an image read from the URL or data URL), so its text is
+    not sent as JSON nor its image's base64 as text (review 245 #4); any other block itself."""
+    if isinstance(block, dict) and block.get("type") == "input_text" and isinstance(block.get("text"), str):
+        return {"type": "text", "text": block["text"]}
+    if isinstance(block, dict) and block.get("type") == "input_image" and isinstance(block.get("image_url"), str):
+        return {"type": "image_url", "image_url": block["image_url"]}
+    return block
 
 
 def _media_block(block: MediaBlock, in_result: bool) -> dict[str, Any]:
