@@ -4,10 +4,12 @@ removed from tool_calls removed (#3); a late result of a reused call id goes to 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from toolwire.messages import AIMessage, HumanMessage, ToolMessage
-from toolwire.models.lowering import gemini
+from toolwire.messages import AIMessage, HumanMessage, ToolMessage, message_from_dict
+from toolwire.models.lowering import anthropic, gemini, openai
 from toolwire.models.lowering._gemini_parts import signature_bytes
 
 CALL = {"name": "get_weather", "args": {"city": "Paris"}, "id": "c1", "type": "tool_call"}
@@ -74,3 +76,35 @@ def _request(messages: list):
     from toolwire.models.base import ChatRequest
 
     return ChatRequest(messages=messages)
+
+
+# --------------------------------------------------------------------------- 2: lone surrogates in calls and names
+
+LATIN1 = b"r\xe9sum\xe9.txt".decode("utf-8", "surrogateescape")  # a file name os.listdir gives
+
+
+@pytest.mark.parametrize("args", [{LATIN1: 1}, {"path": LATIN1}, {"paths": [{"name": LATIN1}]}],
+                         ids=["key", "value", "nested"])
+def test_a_lone_surrogate_in_call_arguments_becomes_u_fffd_and_every_request_encodes(args: dict) -> None:
+    ai = AIMessage("", tool_calls=[{"name": "read_file", "args": args, "id": "call_1"}])
+    json.dumps(ai.tool_calls, ensure_ascii=False).encode("utf-8")
+    assert "\ufffd" in json.dumps(ai.tool_calls[0]["args"], ensure_ascii=False)
+    conversation = [HumanMessage("read it"), ai, ToolMessage("contents", tool_call_id="call_1")]
+    for request in (openai.lower_messages(conversation), openai.lower_responses_messages(conversation),
+                    anthropic.lower_messages(conversation), gemini.lower_messages(conversation)):
+        json.dumps(request, ensure_ascii=False, default=repr).encode("utf-8")
+    assert message_from_dict(ai.to_dict()) == ai
+
+
+def test_a_lone_surrogate_in_an_invalid_calls_text_becomes_u_fffd() -> None:
+    ai = AIMessage("", invalid_tool_calls=[{"name": "f", "args": '{"p": "' + LATIN1, "id": "c", "error": "cut"}])
+    ai.invalid_tool_calls[0]["args"].encode("utf-8")
+
+
+def test_a_lone_surrogate_in_a_name_becomes_u_fffd_as_saved() -> None:
+    name = b"J\xf6rg".decode("utf-8", "surrogateescape")
+    message = HumanMessage("hi", name=name)
+    assert message.name == "J\ufffdrg"
+    assert message.to_dict()["name"] == message.name
+    json.dumps(openai.lower_messages([message]), ensure_ascii=False).encode("utf-8")
+    assert ToolMessage("r", tool_call_id="c", name=name).name == "J\ufffdrg"

@@ -10,11 +10,14 @@ user found neither function). :meth:`~toolwire.messages.BaseMessage.to_dict` sta
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolwire.errors import UserError
 
-__all__ = ["message_to_dict", "messages_from_dict", "messages_to_dict"]
+if TYPE_CHECKING:
+    from toolwire._call_records import Usage
+
+__all__ = ["langchain_usage", "message_to_dict", "messages_from_dict", "messages_to_dict"]
 
 
 def message_to_dict(message: Any) -> dict[str, Any]:
@@ -201,3 +204,11 @@ def _chunk_calls_read(dump: Any) -> Any:
         extra = {k: v for k, v in extra.items() if k != "tool_calls"}
     return {**dump, "data": {**data, "tool_calls": calls, "invalid_tool_calls": invalid, "tool_call_chunks": [],
                              "additional_kwargs": extra}}
+
+
+def langchain_usage(usage: Usage | None) -> Usage | None:
+    """``usage`` as LangChain's ``UsageMetadata`` gives it: a copy with ``input_token_details["cache_read"]`` when
+    it has ``cached_tokens``, else ``usage`` itself (moved here from :mod:`toolwire.messages`, which re-exports it)."""
+    if not usage or "cached_tokens" not in usage:
+        return usage
+    return {**usage, "input_token_details": {"cache_read": usage["cached_tokens"]}}  # type: ignore[typeddict-unknown-key]

@@ -169,7 +169,8 @@ class BaseMessage(LangChainMessageAPI):
             An image, audio, file or video block's data given as ``bytes`` is kept as standard base64 text.
         id: an optional message id (a provider's, or the user's; another value, such as an integer database key,
             is kept as its text).
-        name: an optional name of the speaker (for a ToolMessage, the tool's name; kept as text).
+        name: an optional name of the speaker (for a ToolMessage, the tool's name; kept as text, U+FFFD for a lone
+            surrogate, as in content).
         additional_kwargs: LangChain's keyword, taken when empty (``{}`` or None), as LangChain code passes it
             (:class:`AIMessage` keeps its values; see there); ``response_metadata`` likewise.
         type: LangChain's keyword, taken when it is the class's own :attr:`type` (``"human"``...) or None, so a
@@ -212,8 +213,8 @@ class BaseMessage(LangChainMessageAPI):
             content = valid_blocks(content)
         if id is not None and _type(id) is not str:  # an integer database key, a UUID: kept as its text, so the
             id = safe_text(id, str)  # message can be saved, copied and read back (review 36)
-        if name is not None and _type(name) is not str:
-            name = safe_text(name, str)
+        if name is not None and (_type(name) is not str or not name.isascii()):  # (a lone surrogate: U+FFFD, as in
+            name = valid_text(name if _type(name) is str else safe_text(name, str))  # content; review 246 #2)
         _set(self, "content", content)
         _set(self, "id", id)
         _set(self, "name", name)
@@ -457,9 +458,9 @@ class AIMessage(BaseMessage):
                 additional_kwargs)
         # the message keeps its own copies, so a later change to the caller's dicts does not reach it
         # (a call whose args are no object moves to the invalid calls, in its place: _checked_calls)
-        calls, invalid = _checked_calls(tool_calls, invalid_tool_calls)
-        _set(self, "tool_calls", calls)
-        _set(self, "invalid_tool_calls", invalid)
+        calls, invalid = _checked_calls(tool_calls, invalid_tool_calls)  # (a lone surrogate in them, an argument's
+        _set(self, "tool_calls", valid_strings(calls))  # key or value included, is U+FFFD, as in content, so the
+        _set(self, "invalid_tool_calls", valid_strings(invalid))  # calls can be sent: review 246 #2)
         _set(self, "usage", usage)
         _set(self, "response_metadata", dict(response_metadata or {}))
         _set(self, "provider_data", provider_data)
@@ -471,14 +472,6 @@ class AIMessage(BaseMessage):
         that also has them as ``input_token_details["cache_read"]`` (beside toolwire's ``cached_tokens``), else
         :attr:`usage` itself (None when there is none)."""
         return langchain_usage(self.usage)
-
-
-def langchain_usage(usage: Usage | None) -> Usage | None:
-    """``usage`` as LangChain's ``UsageMetadata`` gives it: a copy with ``input_token_details["cache_read"]`` when
-    it has ``cached_tokens``, else ``usage`` itself."""
-    if not usage or "cached_tokens" not in usage:
-        return usage
-    return {**usage, "input_token_details": {"cache_read": usage["cached_tokens"]}}  # type: ignore[typeddict-unknown-key]
 
 
 class ToolMessage(BaseMessage):
@@ -596,5 +589,10 @@ AnyMessage = SystemMessage | HumanMessage | AIMessage | ToolMessage
 # reading messages back (from dicts and the other input shapes) and streamed replies live in their own modules,
 # which build on the classes above: imported last
 from toolwire._message_dicts import coerce_messages, message_from_dict  # noqa: E402
-from toolwire._message_history import message_to_dict, messages_from_dict, messages_to_dict  # noqa: E402
+from toolwire._message_history import (  # noqa: E402
+    langchain_usage,
+    message_to_dict,
+    messages_from_dict,
+    messages_to_dict,
+)
 from toolwire.chunks import AIMessageChunk, merge_chunks  # noqa: E402
