@@ -20,8 +20,9 @@
   stop a sync call that blocks its loop (:func:`ctrl_c_interrupts`).
 
   The loop ends as ``asyncio.run`` ends one (tasks left over are cancelled and waited for), except that it is
-  never made the thread's current loop (a loop the thread set itself stays), threads left on its default
-  executor are not waited for, and tasks given up with :func:`abandon` (an async tool that ignored its
+  never made the thread's current loop (a loop the thread set itself stays), its default executor is a daemon
+  pool whose work is waited for at the interpreter's exit, except the work of a call given up at its timeout
+  (:func:`~toolwire._daemon_pool.loop_pool`), and tasks given up with :func:`abandon` (an async tool that ignored its
   cancellation at its timeout) are closed and not waited for, so such a tool cannot keep a sync call from
   returning. A leftover
   task (a background helper an async tool started) that is still running ``CANCEL_GRACE`` seconds after its
@@ -45,7 +46,6 @@ import contextvars
 import functools
 import logging
 import os
-import queue
 import signal
 import threading
 import time
@@ -53,6 +53,7 @@ import weakref
 from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
+from toolwire._daemon_pool import _DaemonPool, _depth, _local, given_up_names, loop_pool
 from toolwire._grace import close_coro, interrupt_waits
 from toolwire._thread_iter import AHEAD, iterate_in_thread  # noqa: F401  (its home before: imported from here)
 
@@ -61,13 +62,8 @@ log = logging.getLogger("toolwire.tools")
 MAX_THREADS = 64
 _pools: list[_DaemonPool] = []
 _lock = threading.Lock()
-_local = threading.local()  # .depth: the nesting depth of the code running on this thread (default 0)
 _abandoned: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
 _SYNC_CALL: contextvars.ContextVar[_Main | None] = contextvars.ContextVar("toolwire_sync_call", default=None)
-
-
-def _depth() -> int:
-    return getattr(_local, "depth", 0)  # type: ignore[no-any-return]
 
 
 def _forget_pools_after_fork() -> None:
@@ -81,84 +77,6 @@ def _forget_pools_after_fork() -> None:
 
 if hasattr(os, "register_at_fork"):  # (POSIX)
     os.register_at_fork(after_in_child=_forget_pools_after_fork)
-
-
-class _DaemonPool(concurrent.futures.Executor):
-    """A thread pool of up to ``max_workers`` daemon threads, started on demand and reused when idle.
-
-    Its threads run at nesting depth ``depth + 1`` (see :func:`thread_pool`).
-    """
-
-    def __init__(self, max_workers: int, depth: int, prefix: str = "toolwire") -> None:
-        self._max_workers = max_workers
-        self._depth = depth
-        self._prefix = prefix
-        self._work: queue.SimpleQueue[tuple[concurrent.futures.Future[Any], Callable[..., Any], tuple[Any, ...],
-                                            dict[str, Any]] | None] = queue.SimpleQueue()
-        self._idle = threading.Semaphore(0)
-        self._threads: list[threading.Thread] = []
-        self._shut = False
-        self._lock = threading.Lock()
-        self.busy: dict[int, Callable[..., Any]] = {}  # thread id: the work that thread runs now (still_running)
-
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[T]:
-        """Run ``fn(*args, **kwargs)`` on a pool thread and return a future of its result.
-
-        Raises:
-            RuntimeError: the pool was shut down (:meth:`shutdown`), as ``ThreadPoolExecutor`` raises then.
-        """
-        future: concurrent.futures.Future[T] = concurrent.futures.Future()
-        with self._lock:
-            if self._shut:
-                raise RuntimeError("cannot schedule new futures after shutdown")
-            self._work.put((future, fn, args, kwargs))
-        if not self._idle.acquire(blocking=False):  # no idle thread: start one, up to the bound
-            with self._lock:
-                if len(self._threads) < self._max_workers and not self._shut:
-                    thread = threading.Thread(target=self._serve, daemon=True,
-                                              name=f"{self._prefix}-{self._depth}-{len(self._threads) + 1}")
-                    self._threads.append(thread)
-                    thread.start()
-        return future
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Take no more work; each thread ends once the work queued before is done (an event loop's end calls
-        ``shutdown(wait=False)`` on its default executor). ``wait``: join the threads (work left running by a tool
-        given up at its timeout is then waited for); ``cancel_futures``: cancel the work not started yet."""
-        with self._lock:
-            self._shut = True
-            threads = list(self._threads)
-        if cancel_futures:
-            with contextlib.suppress(queue.Empty):
-                while True:
-                    if (item := self._work.get_nowait()) is not None:
-                        item[0].cancel()
-        for _ in threads:
-            self._work.put(None)  # (one end mark per thread, behind the work queued so far)
-        if wait:
-            for thread in threads:
-                if thread is not threading.current_thread():
-                    thread.join()
-
-    def _serve(self) -> None:
-        _local.depth = self._depth + 1
-        while True:
-            if (item := self._work.get()) is None:  # shut down
-                return
-            future, fn, args, kwargs = item
-            if future.set_running_or_notify_cancel():
-                self.busy[threading.get_ident()] = fn
-                try:
-                    result = fn(*args, **kwargs)
-                except BaseException as exc:  # handed to the waiting caller, who decides
-                    future.set_exception(exc)
-                else:
-                    future.set_result(result)
-                finally:
-                    self.busy.pop(threading.get_ident(), None)
-            del item, future, fn, args, kwargs  # keep no reference to the finished call while idle
-            result = None
-            self._idle.release()
 
 
 def thread_pool() -> concurrent.futures.Executor:
@@ -175,28 +93,6 @@ def thread_pool() -> concurrent.futures.Executor:
             while len(_pools) <= depth:
                 _pools.append(_DaemonPool(MAX_THREADS, len(_pools)))
         return _pools[depth]
-
-
-class _LoopPool(_DaemonPool, concurrent.futures.ThreadPoolExecutor):
-    """A :class:`_DaemonPool` that is a ``ThreadPoolExecutor`` in type only, as ``loop.set_default_executor`` takes
-    nothing else (Python 3.11): its work runs on the daemon pool's threads, none of ``ThreadPoolExecutor``'s."""
-
-
-_LOOP_THREADS = min(32, (os.cpu_count() or 1) + 4)
-"""The most threads of a sync call's event loop's default executor: Python's own bound for it."""
-_loop_pools: weakref.WeakSet[_LoopPool] = weakref.WeakSet()
-
-
-def _loop_pool() -> _LoopPool:
-    """A default executor for an event loop toolwire runs (:func:`_run_loop`): what ``asyncio.to_thread`` and
-    ``loop.run_in_executor(None, ...)`` use there. Its threads are daemon threads, like the ones a timed-out sync tool
-    is left on: work an async tool left there when it was stopped at its timeout (``await asyncio.to_thread(...)``
-    on a blocking call that never returns) does not keep the process from exiting (asyncio's own executor's threads
-    are joined at exit: review 240 #1), and :func:`still_running` names it. The loop's end shuts it down without
-    waiting (its idle threads end, a busy one once its work ends); it stays known while a thread of it runs."""
-    pool = _LoopPool(_LOOP_THREADS, _depth(), "toolwire-loop")
-    _loop_pools.add(pool)
-    return pool
 
 
 def _loop_running() -> bool:
@@ -323,8 +219,9 @@ def answers_sink() -> Callable[[list[Any]], None] | None:
 def _run_loop(coro: Coroutine[Any, Any, T], main: _Main | None = None) -> T:
     """``asyncio.run(coro)``, but a task given up with :func:`abandon` cannot hold up the loop's end, nor can work
     a tool left on the loop's default executor (``asyncio.to_thread`` in an async tool stopped at its timeout:
-    the loop's default executor is a daemon pool, :func:`_loop_pool`, so neither the loop's end nor the process's
-    exit waits for that thread, which finishes on its own or is cut off at exit); and the thread's current event
+    the loop's default executor is a daemon pool, :func:`~toolwire._daemon_pool.loop_pool`, so neither the loop's end
+    nor the process's exit waits for the work of a call given up at its timeout, which finishes on its own or is cut
+    off at exit; other work there is waited for at exit, review 243 #1); and the thread's current event
     loop is left as it was (``asyncio.run`` sets it to None, which broke a thread that had set its own, review
     34), as the coroutine only needs the running loop.
 
@@ -336,7 +233,7 @@ def _run_loop(coro: Coroutine[Any, Any, T], main: _Main | None = None) -> T:
     """
     main = main or _Main()
     loop = asyncio.new_event_loop()
-    loop.set_default_executor(_loop_pool())  # (daemon threads: review 240 #1)
+    loop.set_default_executor(loop_pool())  # (daemon threads; the work of a call given up is not waited for)
     interrupts: tuple[BaseException, ...] = ()
     try:
         main.loop, main.task = loop, loop.create_task(main.run(coro))
@@ -508,12 +405,12 @@ _TIMED = "toolwire-timed:"
 
 def still_running(*, timed: bool = True, untimed: bool = True, late: bool = True) -> list[str]:
     """The names of the tools whose calls still run on a thread, one per call, in no set order: with ``timed``, the
-    calls with a timeout, each on a thread of its own (:func:`start_thread`; abandoned at the timeout or not); with
-    ``untimed``, the sync calls with no timeout, on the :func:`thread_pool` threads, and the work an async tool runs
-    on the default executor of a sync call's event loop (``asyncio.to_thread``, also when the tool was stopped at its
-    timeout and the work goes on: review 240 #1) (without ``late``, not the calls on a thread of their own past their
-    timeout, :func:`late_calls`) (review 199 #5: a call cut off by
-    Ctrl-C was not named), told by the tool call current in the context their work runs in
+    calls with a timeout, each on a thread of its own (:func:`start_thread`; abandoned at the timeout or not), and
+    with ``late`` the async calls given up at their timeout whose work on the default executor of a toolwire event loop
+    (``asyncio.to_thread``, ``run_in_executor(None, ...)``) is still queued or running (review 240 #1, 243 #1: other
+    work there is waited for at exit, so it is not named); with ``untimed``, the sync calls with no timeout, on the
+    :func:`thread_pool` threads (without ``late``, not the calls past their timeout, :func:`late_calls`) (review 199
+    #5: a call cut off by Ctrl-C was not named), told by the tool call current in the context their work runs in
     (:func:`~toolwire._tool_run.current_tool_call`). Python stops these daemon threads part-way when the interpreter
     exits, so a program about to end can say which calls it cuts off (``toolwire ask``/``chat``).
 
@@ -523,20 +420,23 @@ def still_running(*, timed: bool = True, untimed: bool = True, late: bool = True
     now = time.monotonic()
     names = [thread.name[len(_TIMED):] for thread in threading.enumerate()
              if timed and thread.name.startswith(_TIMED) and thread.is_alive() and (late or not _past(thread, now))]
+    if timed and late:
+        names += given_up_names()
     if untimed:
-        for pool in [*_pools, *list(_loop_pools)]:
+        for pool in list(_pools):
             names += [name for work in pool.busy.copy().values() if (name := _call_name(work)) is not None]
     return names
 
 
 def late_calls() -> list[str]:
     """The names of the tools whose calls still run on a thread of their own past their timeout (one per call, in no
-    set order; :func:`start_thread` given its ``timeout``): of :func:`still_running`'s, those an exiting program cuts
+    set order; :func:`start_thread` given its ``timeout``), and of the async calls given up at their timeout whose
+    work on a toolwire loop's default executor goes on: of :func:`still_running`'s, those an exiting program cuts
     off after the model was told they timed out, rather than calls a Ctrl-C stopped in time (review 208 #3). Raises
     nothing."""
     now = time.monotonic()
     return [thread.name[len(_TIMED):] for thread in threading.enumerate()
-            if thread.name.startswith(_TIMED) and thread.is_alive() and _past(thread, now)]
+            if thread.name.startswith(_TIMED) and thread.is_alive() and _past(thread, now)] + given_up_names()
 
 
 def _past(thread: threading.Thread, now: float) -> bool:

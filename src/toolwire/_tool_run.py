@@ -32,6 +32,7 @@ from typing import Any
 
 from toolwire._carried import carrying, uncarried
 from toolwire._concurrency import abandon, start_thread, thread_pool
+from toolwire._daemon_pool import fated_task, give_up_work
 from toolwire._grace import given_up, wait_through
 from toolwire.errors import ToolExecutionError, ToolTimeoutError, UserError
 
@@ -459,9 +460,9 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
     loop = asyncio.get_running_loop()
     task: asyncio.Future[Any]
     deadline = loop.time() + timeout
-    stop = threading.Event()  # set when a sync tool's thread is given up
-    if tool.is_async:
-        task = loop.create_task(guarded(tool, kwargs))
+    stop, fate = threading.Event(), None  # set when a sync tool's thread is given up; an async call's fate
+    if tool.is_async:  # (its work on a toolwire loop's default executor: let go of at the timeout, review 243 #1)
+        task, fate = fated_task(loop, guarded(tool, kwargs), tool.name)
     else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
         call = finished_at(functools.partial(tool._call, stop=stop), loop.time)
         thread = start_thread(_in_context(carrying(call)), kwargs, tool.name, timeout)  # (see untimed_thread)
@@ -476,6 +477,8 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
     finally:
         if state != "done":
             stop.set()
+    if fate is not None and state in ("stopped", "abandoned"):  # its thread work no longer held to its end
+        give_up_work(fate)
     if state == "stopped":  # an async tool cancelled in time (here: a remote one may go on, review 132 #1)
         raise timeout_error(tool.name, timeout, "remote" if getattr(tool.func, REMOTE, False) else "stopped")
     if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool did not stop in time

@@ -1,0 +1,155 @@
+"""Review 243: the fixes of review 240 cut off, at exit, the default-executor work of calls that had not timed out
+(#1); the ``sys.unraisablehook`` wrapper re-installed itself over later hooks (#2); ``toolwire mcp serve`` still hung
+at its end after a timed-out async tool's thread work (#3); and such a call was told "was stopped" while that work
+went on (#4). Whatever may hang runs in a subprocess with a timeout."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from toolwire import AIMessage
+
+
+def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` in a new interpreter; it must end (and so exit) within 60 seconds."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(script), *args], capture_output=True, text=True,
+                          timeout=60)
+
+
+def _call(name: str) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": name, "args": {}, "id": "c1", "type": "tool_call"}])
+
+
+# --- #1: the work of a call that did not time out runs to its end at exit ---------------------------------------
+
+def test_fire_and_forget_work_of_a_call_that_did_not_time_out_is_done_at_exit(tmp_path: Path) -> None:
+    out = tmp_path / "audit.txt"
+    done = _run("""
+        import asyncio, sys, time
+        from toolwire import AIMessage, ToolExecutor, tool
+
+        def write_audit(text):
+            time.sleep(0.2)  # (still running, or queued, when the script ends)
+            with open(sys.argv[1], "a") as file:
+                file.write(text + "\\n")
+
+        @tool
+        async def save() -> str:
+            \"\"\"Saves in the background.\"\"\"
+            loop = asyncio.get_running_loop()
+            asyncio.create_task(asyncio.to_thread(write_audit, "to_thread"))  # (its task is cancelled at the loop's
+            await asyncio.sleep(0)  # end, as asyncio.run cancels it: its work, started by then, goes on)
+            for i in range(40):  # more jobs than the loop's pool has threads (32 at most): some are queued
+                loop.run_in_executor(None, write_audit, f"line {i}")
+            return "queued"
+
+        call = {"name": "save", "args": {}, "id": "c1", "type": "tool_call"}
+        print(ToolExecutor([save]).execute(AIMessage("", tool_calls=[call]))[0].content, flush=True)
+    """, str(out))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "queued"
+    assert out.exists(), "the work handed off was cut off at exit"
+    assert len(out.read_text().splitlines()) == 41
+
+
+def test_kept_work_queued_behind_a_timed_out_calls_stuck_work_still_runs_at_exit(tmp_path: Path) -> None:
+    out = tmp_path / "audit.txt"
+    done = _run("""
+        import asyncio, sys, threading
+        import toolwire._tool_run
+        from toolwire import AIMessage, ToolExecutor, tool
+        from toolwire._concurrency import late_calls, still_running
+        from toolwire._daemon_pool import LOOP_THREADS
+
+        toolwire._tool_run.CANCEL_GRACE = 0.2
+        never = threading.Event()
+        full = []
+
+        @tool(timeout=0.3)
+        async def stuck() -> str:
+            \"\"\"Fills every thread of the loop's pool with work that never ends.\"\"\"
+            loop = asyncio.get_running_loop()
+            jobs = [loop.run_in_executor(None, never.wait) for _ in range(LOOP_THREADS)]
+            full.append(True)
+            await asyncio.gather(*jobs)
+            return "never"
+
+        def write():
+            with open(sys.argv[1], "w") as file:
+                file.write("written")
+
+        @tool
+        async def save() -> str:
+            \"\"\"Saves in the background, behind the stuck work.\"\"\"
+            while not full:
+                await asyncio.sleep(0.01)
+            asyncio.get_running_loop().run_in_executor(None, write)
+            return "queued"
+
+        calls = [{"name": name, "args": {}, "id": name, "type": "tool_call"} for name in ("stuck", "save")]
+        print([m.status for m in ToolExecutor([stuck, save]).execute(AIMessage("", tool_calls=calls))], flush=True)
+        print("late:", sorted(set(late_calls())), "others:", still_running(late=False), flush=True)
+    """, str(out))
+    assert done.returncode == 0, done.stderr
+    assert "['error', 'success']" in done.stdout
+    assert "late: ['stuck'] others: []" in done.stdout  # the given-up call's work is named, as past its timeout
+    assert out.read_text() == "written"
+
+
+def test_run_in_executor_work_of_a_timed_out_call_is_named_and_cut_off_at_exit() -> None:
+    done = _run("""
+        import asyncio, threading
+        from toolwire import AIMessage, ToolExecutor, tool
+        from toolwire._concurrency import late_calls, still_running
+
+        never = threading.Event()
+
+        @tool(timeout=0.2)
+        async def fetch() -> str:
+            \"\"\"Waits on a blocking call handed to the default executor.\"\"\"
+            await asyncio.get_running_loop().run_in_executor(None, never.wait)
+            return "data"
+
+        call = {"name": "fetch", "args": {}, "id": "c1", "type": "tool_call"}
+        print(ToolExecutor([fetch]).execute(AIMessage("", tool_calls=[call]))[0].status, flush=True)
+        print(still_running(), late_calls(), still_running(late=False), flush=True)
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["error", "['fetch'] ['fetch'] []"]
+
+
+def test_a_forked_child_does_not_wait_for_its_parents_work_at_exit() -> None:
+    done = _run("""
+        import asyncio, os, threading
+        from toolwire import AIMessage, ToolExecutor, tool
+        from toolwire._concurrency import still_running
+
+        release = threading.Event()
+        started = threading.Event()
+
+        def block():
+            started.set()
+            release.wait()
+
+        @tool
+        async def background() -> str:
+            \"\"\"Starts work that waits for the parent's release.\"\"\"
+            asyncio.get_running_loop().run_in_executor(None, block)
+            return "started"
+
+        call = {"name": "background", "args": {}, "id": "c1", "type": "tool_call"}
+        print(ToolExecutor([background]).execute(AIMessage("", tool_calls=[call]))[0].content, flush=True)
+        started.wait(10)
+        pid = os.fork()
+        if pid == 0:  # the child ends normally: its exit must not wait for the parent's thread (absent here)
+            print("child:", still_running(), flush=True)
+            raise SystemExit(0)
+        _, status = os.waitpid(pid, 0)
+        print("child status:", status, flush=True)
+        release.set()
+    """)
+    assert done.returncode == 0, done.stderr
+    assert "child: []" in done.stdout and "child status: 0" in done.stdout
