@@ -14,6 +14,7 @@ import pydantic
 import pytest
 from pydantic import BaseModel, Field
 
+import toolwire._schema_defaults
 import toolwire._schema_refs
 import toolwire.schema
 import toolwire.tools
@@ -566,7 +567,7 @@ def test_invoke_repeats_no_signature_or_schema_work(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(toolwire.schema, "function_schema", spy("function_schema"))
     monkeypatch.setattr(toolwire.tools, "function_schema", spy("tools.function_schema"))
     monkeypatch.setattr(toolwire.tools, "model_schema", spy("tools.model_schema"))
-    monkeypatch.setattr(toolwire.schema, "TypeAdapter", spy("schema.TypeAdapter"))
+    monkeypatch.setattr(toolwire._schema_defaults, "TypeAdapter", spy("_schema_defaults.TypeAdapter"))
     monkeypatch.setattr(pydantic, "TypeAdapter", spy("pydantic.TypeAdapter"))
     monkeypatch.setattr(toolwire.schema, "inline_refs", spy("inline_refs"))
     monkeypatch.setattr(toolwire._schema_refs, "inline_refs", spy("_schema_refs.inline_refs"))
