@@ -5,12 +5,14 @@ went on (#4). Whatever may hang runs in a subprocess with a timeout."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
-from toolwire import AIMessage
+from toolwire import AIMessage, ToolExecutor, tool
 
 
 def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -153,3 +155,34 @@ def test_a_forked_child_does_not_wait_for_its_parents_work_at_exit() -> None:
     """)
     assert done.returncode == 0, done.stderr
     assert "child: []" in done.stdout and "child status: 0" in done.stdout
+
+
+# --- #4: an async tool whose thread work goes on at its timeout is told so ------------------------------------------
+
+def test_an_async_tools_thread_work_still_running_at_its_timeout_gets_the_still_running_text() -> None:
+    release = threading.Event()
+
+    @tool(timeout=0.2)
+    async def pay() -> str:
+        """Pays with a sync client moved to a thread."""
+        await asyncio.to_thread(release.wait)
+        return "ok"
+
+    try:
+        answer = ToolExecutor([pay]).execute(_call("pay"))[0]
+    finally:
+        release.set()
+    assert answer.status == "error"
+    assert "did not finish within 0.2 seconds and is still running, so it may yet take effect" in answer.content
+
+
+def test_an_async_tool_with_no_thread_work_left_is_still_told_it_was_stopped() -> None:
+    @tool(timeout=0.2)
+    async def wait() -> str:
+        """Waits on the event loop only, after a quick thread hop."""
+        await asyncio.to_thread(lambda: None)
+        await asyncio.sleep(30)
+        return "ok"
+
+    answer = ToolExecutor([wait]).execute(_call("wait"))[0]
+    assert "and was stopped, but what it did before that may have taken effect" in answer.content

@@ -477,10 +477,10 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
     finally:
         if state != "done":
             stop.set()
-    if fate is not None and state in ("stopped", "abandoned"):  # its thread work no longer held to its end
-        give_up_work(fate)
-    if state == "stopped":  # an async tool cancelled in time (here: a remote one may go on, review 132 #1)
-        raise timeout_error(tool.name, timeout, "remote" if getattr(tool.func, REMOTE, False) else "stopped")
+    busy = fate is not None and state in ("stopped", "abandoned") and give_up_work(fate)  # its thread work goes on
+    if state == "stopped":  # an async tool cancelled in time (a remote one may go on, review 132 #1; review 243 #4)
+        raise timeout_error(tool.name, timeout, "remote" if getattr(tool.func, REMOTE, False) else
+                            "running" if busy else "stopped")
     if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool did not stop in time
         raise timeout_error(tool.name, timeout, "did not stop when cancelled" if tool.is_async else "running")
     if not tool.is_async:
@@ -519,7 +519,7 @@ def timeout_error(name: str, timeout: float, state: str) -> ToolTimeoutError:
     The text tells the model (and the developer) not to assume nothing happened: retrying a payment or an email
     that is still on its way would do it twice (review 101), so it says to check before calling again; so does an
     async tool cancelled at its timeout (``"stopped"``), whose request may have gone out before it was stopped
-    (review 102).
+    (review 102), and one whose work moved to a thread (``asyncio.to_thread``) goes on (``"running"``, review 243 #4).
 
     Args:
         name: the tool's name.
