@@ -6,6 +6,7 @@ went on (#4). Whatever may hang runs in a subprocess with a timeout."""
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 import textwrap
@@ -155,6 +156,82 @@ def test_a_forked_child_does_not_wait_for_its_parents_work_at_exit() -> None:
     """)
     assert done.returncode == 0, done.stderr
     assert "child: []" in done.stdout and "child status: 0" in done.stdout
+
+
+# --- #3: toolwire mcp serve exits after a timed-out async tool left thread work behind ---------------------------
+
+def test_mcp_serve_exits_when_its_client_closes_after_a_timed_out_to_thread_call(tmp_path: Path) -> None:
+    out = tmp_path / "audit.txt"
+    tools = tmp_path / "tools.py"
+    tools.write_text(textwrap.dedent(f"""
+        import asyncio, threading, time
+        from toolwire import tool
+
+        never = threading.Event()
+
+        @tool(timeout=0.3)
+        async def fetch() -> str:
+            \"\"\"Fetch the data.\"\"\"
+            await asyncio.to_thread(never.wait)  # a blocking client call that never returns
+            return "data"
+
+        def write():
+            time.sleep(0.2)
+            with open({str(out)!r}, "w") as file:
+                file.write("written")
+
+        @tool
+        async def record() -> str:
+            \"\"\"Record it in the background.\"\"\"
+            asyncio.get_running_loop().run_in_executor(None, write)
+            return "recorded"
+    """))
+    server = subprocess.Popen([str(Path(sys.executable).parent / "toolwire"), "mcp", "serve", "--tools", str(tools)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        def send(message: dict[str, object]) -> None:
+            assert server.stdin is not None
+            server.stdin.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
+            server.stdin.flush()
+
+        assert server.stdout is not None
+        send({"id": 1, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {},
+                                                          "clientInfo": {"name": "t", "version": "1"}}})
+        assert '"id":1' in server.stdout.readline()
+        send({"method": "notifications/initialized"})
+        send({"id": 2, "method": "tools/call", "params": {"name": "record", "arguments": {}}})
+        assert "recorded" in server.stdout.readline()
+        send({"id": 3, "method": "tools/call", "params": {"name": "fetch", "arguments": {}}})
+        answer = server.stdout.readline()
+        assert "did not finish within 0.3 seconds" in answer, answer
+        assert "is still running, so it may yet take effect" in answer, answer  # (#4 too)
+        assert server.stdin is not None
+        server.stdin.close()
+        assert server.wait(timeout=30) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert out.read_text() == "written"  # the call that did not time out: its work done before the end
+
+
+def test_mcp_serve_function_runs_to_thread_on_toolwires_pool() -> None:
+    done = _run("""
+        import asyncio, threading
+        from unittest import mock
+        from toolwire.mcp import server
+
+        seen = []
+
+        async def fake_serve_async(tools, **options):
+            seen.append(await asyncio.to_thread(lambda: threading.current_thread().name))
+
+        with mock.patch.object(server, "serve_async", fake_serve_async):
+            server.serve([])
+        print(seen[0].startswith("toolwire-loop"), flush=True)
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True"]
 
 
 # --- #4: an async tool whose thread work goes on at its timeout is told so ------------------------------------------

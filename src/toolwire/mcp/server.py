@@ -44,6 +44,7 @@ from types import AsyncGeneratorType
 from typing import Any, Literal
 from urllib.parse import quote
 
+from toolwire._daemon_pool import loop_pool
 from toolwire._extras import install_hint
 from toolwire._keywords import check_keywords, keyword_names
 from toolwire._warn_site import warn_user
@@ -574,8 +575,16 @@ def serve(tools: Sequence[Any], **options: Any) -> None:
 
     Raises:
         UserError, SchemaError: as :func:`serve_async`; UserError too for an option it does not take.
-        RuntimeError: called inside a running event loop (``asyncio.run`` cannot nest): await
-            :func:`serve_async` there instead.
+        RuntimeError: called inside a running event loop (an event loop cannot nest): await :func:`serve_async`
+            there instead.
     """
     check_keywords("serve", options, keyword_names(serve_async)[1:])  # not ``tools``
-    asyncio.run(serve_async(tools, **options))
+    try:  # (before asyncio.Runner, which would replace this thread's event loop)
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        raise RuntimeError("serve() cannot run inside a running event loop: await serve_async(...) there instead.")
+    with asyncio.Runner() as runner:  # asyncio.run, on toolwire's default executor: its end does not wait for the
+        runner.get_loop().set_default_executor(loop_pool())  # thread work of a call given up at its timeout, which
+        runner.run(serve_async(tools, **options))  # would hold the server up for good (review 243 #3)
