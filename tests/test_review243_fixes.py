@@ -158,6 +158,91 @@ def test_a_forked_child_does_not_wait_for_its_parents_work_at_exit() -> None:
     assert "child: []" in done.stdout and "child status: 0" in done.stdout
 
 
+# --- #2: the unraisablehook wrapper is installed once, and never over a later hook ------------------------------
+
+_GIVE_UP = """
+    import asyncio, contextlib, sys
+    import toolwire._tool_run
+    from toolwire import AIMessage, ToolExecutor, tool
+
+    toolwire._tool_run.CANCEL_GRACE = 0.1
+
+    @tool(timeout=0.1)
+    async def poll_forever() -> str:
+        \"\"\"Polls, swallowing every interruption.\"\"\"
+        while True:
+            try:
+                await asyncio.sleep(0.05)
+            except BaseException:
+                continue
+
+    def give_up():
+        call = {"name": "poll_forever", "args": {}, "id": "c1", "type": "tool_call"}
+        return ToolExecutor([poll_forever]).execute(AIMessage("", tool_calls=[call]))[0].status
+
+    class Leaky:
+        def __init__(self, what): self.what = what
+        def __del__(self): raise ValueError(f"{self.what}: flush failed in __del__")
+"""
+
+
+def test_a_chaining_hook_set_after_toolwires_gets_each_report_once() -> None:
+    done = _run(_GIVE_UP + """
+    print("1st:", give_up(), flush=True)
+    seen = []
+    previous = sys.unraisablehook
+    def reporter_hook(unraisable):
+        seen.append(repr(unraisable.exc_value))
+        previous(unraisable)
+    sys.unraisablehook = reporter_hook
+    print("2nd:", give_up(), flush=True)
+    print("hook in place is the user's:", sys.unraisablehook is reporter_hook, flush=True)
+    Leaky("unrelated")
+    print("leaky reports seen:", sum("unrelated" in text for text in seen), flush=True)
+    """)
+    assert done.returncode == 0, done.stderr
+    assert "hook in place is the user's: True" in done.stdout
+    assert "leaky reports seen: 1" in done.stdout
+    assert "RecursionError" not in done.stderr, done.stderr[-2000:]
+    assert done.stderr.count("ValueError: unrelated: flush failed in __del__") == 1, done.stderr[-2000:]
+
+
+def test_a_temporary_hook_restored_afterwards_does_not_swallow_later_reports() -> None:
+    done = _run(_GIVE_UP + """
+    @contextlib.contextmanager
+    def collect_unraisable():
+        seen = []
+        old = sys.unraisablehook
+        sys.unraisablehook = lambda u: seen.append(u.exc_value)
+        try:
+            yield seen
+        finally:
+            sys.unraisablehook = old
+
+    print("1st:", give_up(), flush=True)
+    with collect_unraisable():
+        print("2nd:", give_up(), flush=True)
+    Leaky("AFTER the window")
+    print("end", flush=True)
+    """)
+    assert done.returncode == 0, done.stderr
+    assert "ValueError: AFTER the window: flush failed in __del__" in done.stderr, done.stderr[-2000:]
+
+
+def test_the_wrapper_is_installed_once_and_not_over_a_later_hook() -> None:
+    done = _run(_GIVE_UP + """
+    from toolwire import _grace
+    print("1st:", give_up(), flush=True)
+    ours = sys.unraisablehook
+    print("installed:", ours is _grace._unraisable, flush=True)
+    sys.unraisablehook = sys.__unraisablehook__  # the user puts Python's own back
+    print("2nd:", give_up(), flush=True)
+    print("left alone:", sys.unraisablehook is sys.__unraisablehook__, flush=True)
+    """)
+    assert done.returncode == 0, done.stderr
+    assert "installed: True" in done.stdout and "left alone: True" in done.stdout
+
+
 # --- #3: toolwire mcp serve exits after a timed-out async tool left thread work behind ---------------------------
 
 def test_mcp_serve_exits_when_its_client_closes_after_a_timed_out_to_thread_call(tmp_path: Path) -> None:

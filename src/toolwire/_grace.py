@@ -323,6 +323,9 @@ def _end_cancelled(task: asyncio.Future[Any], waiter: asyncio.Future[Any], wakeu
 _ignored: dict[int, types.CodeType] = {}  # id of a coroutine left suspended by its close: its code (see close_coro)
 _IGNORED_KEPT = 1024
 _previous_hook: Callable[[Any], Any] | None = None
+_hooked: list[bool] = []  # (True once _unraisable was installed: it is installed at most once per process)
+_hook_lock = threading.Lock()
+_in_hook = threading.local()  # .active: this thread is inside _unraisable (a hook that calls it back: see there)
 
 
 def close_coro(coro: Any) -> str | None:
@@ -334,8 +337,9 @@ def close_coro(coro: Any) -> str | None:
     "Exception ignored ... RuntimeError: coroutine ignored GeneratorExit" traceback on stderr (review 240 #2). Such a
     coroutine is noted, and that report of its collection is logged at debug level on ``toolwire.tools`` instead
     (:func:`_unraisable`, installed as ``sys.unraisablehook`` around the hook in place then, which gets every other
-    report). It is not kept alive: kept for the life of the process, it was closed at the interpreter's end, with no
-    event loop, where a tool that polls with ``asyncio.sleep`` loops for good.
+    report; installed once per process, and never over a hook set later: review 243 #2). It is not kept alive: kept
+    for the life of the process, it was closed at the interpreter's end, with no event loop, where a tool that polls
+    with ``asyncio.sleep`` loops for good.
     """
     chain: list[types.CoroutineType[Any, Any, Any]] = []
     link = coro
@@ -352,7 +356,10 @@ def close_coro(coro: Any) -> str | None:
 
 
 def _note_ignored(coros: list[types.CoroutineType[Any, Any, Any]]) -> None:
-    """Note ``coros``, coroutines that ignored their close, for :func:`_unraisable` (installed on first use)."""
+    """Note ``coros``, coroutines that ignored their close, for :func:`_unraisable`, installed on first use only: a
+    hook set later stays in place (their reports then go to it), and one set before is never captured again, which
+    made a later hook that chains to the one it replaced call back into itself for good, or a temporary hook since
+    put back swallow every later report (review 243 #2)."""
     global _previous_hook
     if not coros:
         return
@@ -360,15 +367,19 @@ def _note_ignored(coros: list[types.CoroutineType[Any, Any, Any]]) -> None:
         _ignored[id(coro)] = coro.cr_code
     while len(_ignored) > _IGNORED_KEPT:  # (the oldest notes go: a coroutine that did end after all leaves its own)
         del _ignored[next(iter(_ignored))]
-    if sys.unraisablehook is not _unraisable:
-        _previous_hook = sys.unraisablehook
-        sys.unraisablehook = _unraisable
+    if not _hooked:
+        with _hook_lock:
+            if not _hooked:
+                _hooked.append(True)
+                _previous_hook = sys.unraisablehook
+                sys.unraisablehook = _unraisable
 
 
 def _unraisable(unraisable: Any) -> None:
     """``sys.unraisablehook``: the report of a noted coroutine (:func:`close_coro`) that ignored its close once more
     as Python collected it is logged at debug level on ``toolwire.tools``; every other report goes to the hook that was
-    in place (Python's own, which prints it)."""
+    in place when it was installed (Python's own, which prints it), or to Python's own when that hook calls this one
+    back (one that hands each report to whatever ``sys.unraisablehook`` is then)."""
     coro, exc = unraisable.object, unraisable.exc_value
     if (isinstance(coro, types.CoroutineType) and isinstance(exc, RuntimeError)
             and _ignored.get(id(coro)) is coro.cr_code):
@@ -376,7 +387,14 @@ def _unraisable(unraisable: Any) -> None:
         log.debug("The coroutine %s given up ignored its close again as it was collected (%s: %s)",
                   getattr(coro, "__qualname__", "?"), type(exc).__name__, exc)
         return
-    (_previous_hook or sys.__unraisablehook__)(unraisable)
+    if getattr(_in_hook, "active", False):  # (called back by the hook it passed the report to)
+        sys.__unraisablehook__(unraisable)
+        return
+    _in_hook.active = True
+    try:
+        (_previous_hook or sys.__unraisablehook__)(unraisable)
+    finally:
+        _in_hook.active = False
 
 
 def give_up(task: asyncio.Task[Any]) -> None:
