@@ -191,3 +191,68 @@ def test_a_models_batch_refuses_a_misspelled_batch_keyword_instead_of_sending_it
     model = ScriptedChatModel(["a"])
     with pytest.raises(UserError, match=f"did you mean {meant}=\\?"):
         model.batch(["hi"], **{given: 2})
+
+
+# ---- 5: an Agent's run given another request option says to bind it on the model ----
+
+def _agent_entry_points():  # type: ignore[no-untyped-def]
+    import asyncio
+
+    from toolwire import Agent
+    from toolwire.testing import ScriptedChatModel
+
+    agent = Agent(ScriptedChatModel(["a"]), [_add_tool()])
+
+    async def astream(**options):  # type: ignore[no-untyped-def]
+        return [event async for event in agent.astream("hi", **options)]
+
+    return {
+        "Agent.invoke": lambda **o: agent.invoke("hi", **o),
+        "Agent.ainvoke": lambda **o: asyncio.run(agent.ainvoke("hi", **o)),
+        "Agent.stream": lambda **o: list(agent.stream("hi", **o)),
+        "Agent.astream": lambda **o: asyncio.run(astream(**o)),
+        "Agent.batch": lambda **o: agent.batch(["hi"], **o),
+        "Agent.abatch": lambda **o: asyncio.run(agent.abatch(["hi"], **o)),
+    }
+
+
+@pytest.mark.parametrize(("option", "advice"), [
+    ({"logprobs": True}, "Agent(model.bind(logprobs=True), tools)"),
+    ({"n": 1}, "Agent(model.bind(n=1), tools)"),
+    ({"extra_body": {"top_k": 5}}, "Agent(model.bind(extra_body=...), tools)"),
+    ({"model_kwargs": {"top_k": 5}}, "Agent(model.bind(model_kwargs=...), tools)"),
+    ({"parallel_tool_calls": False}, "Agent(model.bind_tools(tools, parallel_tool_calls=False), tools)"),
+    ({"max_retries": 2}, "init_chat_model(..., max_retries=2)"),  # (a setting, not a request field)
+])
+def test_an_agent_run_given_a_request_option_says_to_set_it_on_the_model(option: dict, advice: str) -> None:
+    for owner, call in _agent_entry_points().items():
+        with pytest.raises(UserError) as caught:
+            call(**option)
+        message = str(caught.value)
+        assert message.startswith(f"{owner}() takes only"), message
+        assert advice in message, message
+
+
+def test_an_agent_run_given_langchains_tracing_option_says_to_leave_it_out() -> None:
+    for call in _agent_entry_points().values():
+        with pytest.raises(UserError, match=r"LangChain.s .*leave it out"):
+            call(callbacks=[object()])
+
+
+def test_an_agent_run_given_a_misspelled_request_option_names_it_and_an_unknown_name_gets_no_advice() -> None:
+    call = _agent_entry_points()["Agent.invoke"]
+    with pytest.raises(UserError, match=r"not logprob= \(did you mean logprobs=\?\): .*model\.bind\(logprobs=True\)"):
+        call(logprob=True)
+    with pytest.raises(UserError) as caught:
+        call(bogus=1)
+    assert "bind" not in str(caught.value)
+
+
+def test_the_bind_tools_advice_works_as_given() -> None:
+    from toolwire import Agent
+    from toolwire.testing import ScriptedChatModel
+
+    add = _add_tool()
+    tools = [add]
+    model = ScriptedChatModel(["a"])
+    assert Agent(model.bind_tools(tools, parallel_tool_calls=False), tools).model.parallel_tool_calls is False

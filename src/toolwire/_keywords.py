@@ -286,7 +286,8 @@ def _refuse_option(owner: str, key: str, settings: Iterable[str], short: str, ta
     full ``takes``): an Agent's setting (``settings``) is named as one, else the close match among ``own`` (the
     method's own keywords) or the settings is offered. With ``advise``, a model's generation option
     (:data:`_GENERATION`, or a misspelling of one), given as ``value``, gets ``Agent(model.bind(temperature=0),
-    tools)``, and LangGraph's ``recursion_limit`` the ``max_steps`` it stands for (review 234 #2).
+    tools)``, LangGraph's ``recursion_limit`` the ``max_steps`` it stands for (review 234 #2), and any other name
+    with no close match that is a request option where to set it (:func:`_refuse_request_option`, review 244 #5).
 
     Raises:
         UserError: always.
@@ -307,12 +308,54 @@ def _refuse_option(owner: str, key: str, settings: Iterable[str], short: str, ta
                             f"with Agent(model, tools, max_steps={model_steps(value) or 10}).")
         option = key if key in _GENERATION else next(iter(difflib.get_close_matches(str(key), _GENERATION, n=1,
                                                                                       cutoff=CLOSE)), None)
+        shown = repr(value) if isinstance(value, (int, float, str, list)) and len(repr(value)) <= 24 else "..."
         if option is not None:
-            shown = repr(value) if isinstance(value, (int, float, str, list)) and len(repr(value)) <= 24 else "..."
             typo = "" if option == key else f" (did you mean {option}=?)"
             raise UserError(f"{owner}() takes only {short}, not {key}={typo}: set a generation option on the model "
                             f"you give the Agent, Agent(model.bind({option}={shown}), tools).")
+        _refuse_request_option(owner, short, str(key), shown)
     raise UserError(f"{owner}() takes only {takes}, not {key}={hint}.")
+
+
+_LANGCHAIN_TRACING = frozenset({"callbacks", "callback_manager", "tags", "metadata", "run_name", "run_id",
+                                "configurable"})
+"""LangChain's tracing options of a run (its ``RunnableConfig`` keys), which toolwire has no part for."""
+_MODEL_SETTINGS = frozenset({"max_retries", "api_key", "base_url", "organization", "default_headers", "model",
+                             "model_name"})
+"""A chat model's own settings, given when it is made (not request options ``bind`` would send)."""
+_REQUEST_OPTIONS = ("logprobs", "top_logprobs", "n", "logit_bias", "user", "service_tier", "store", "modalities",
+                    "prediction", "audio", "stream_options", "extra_body", "extra_headers", "extra_query",
+                    "model_kwargs", "verbosity", "web_search_options", "safety_identifier", "prompt_cache_key",
+                    "thinking", "reasoning", "response_mime_type", "safety_settings", "thinking_budget")
+"""Request options besides :data:`_GENERATION` that LangChain users pass per call (OpenAI's, Anthropic's, Gemini's),
+which a model's ``bind`` takes; a name not among these (nor a close misspelling) keeps the bare refusal."""
+
+
+def _refuse_request_option(owner: str, short: str, key: str, shown: str) -> None:
+    """Refuse ``key``, given to an Agent's run with no close match among its names, saying where it goes (review 244
+    #5: a request option such as ``logprobs=`` got no advice): LangChain's tracing is left out, a model's setting
+    (``max_retries``) is given when the model is made, ``parallel_tool_calls`` and ``strict`` are bound with the
+    tools, and a known request option (:data:`_REQUEST_OPTIONS`, or a close misspelling) is bound on the model.
+    ``shown`` is the value as the advice writes it.
+
+    Raises:
+        UserError: ``key`` is one of those (any other name returns, for the caller's bare refusal).
+    """
+    if key in _LANGCHAIN_TRACING:
+        raise UserError(f"{owner}() takes only {short}, not {key}= (LangChain's tracing, which toolwire has no part "
+                        "for): leave it out.")
+    if key in _MODEL_SETTINGS:
+        raise UserError(f"{owner}() takes only {short}, not {key}=: it is a setting of the model, given when the model "
+                        f"is made, init_chat_model(..., {key}={shown}), before it is given to the Agent.")
+    if key in ("parallel_tool_calls", "strict"):
+        raise UserError(f"{owner}() takes only {short}, not {key}=: bind it with the tools on the model you give the "
+                        f"Agent, Agent(model.bind_tools(tools, {key}={shown}), tools).")
+    option = key if key in _REQUEST_OPTIONS else next(iter(difflib.get_close_matches(key, _REQUEST_OPTIONS, n=1,
+                                                                                      cutoff=CLOSE)), None)
+    if option is not None:
+        typo = "" if option == key else f" (did you mean {option}=?)"
+        raise UserError(f"{owner}() takes only {short}, not {key}={typo}: set a request option on the model you give "
+                        f"the Agent, Agent(model.bind({option}={shown}), tools).")
 
 
 _BATCH_OWN = ("max_concurrency", "return_exceptions")  # the keywords batch/abatch take themselves
