@@ -20,8 +20,10 @@ async tool's result that arrives after its deadline is a timeout, whichever tool
 tools must not block it: ``time.sleep`` or a sync client belong in a sync tool). Work an async tool moved to a
 thread (``await asyncio.to_thread(...)``) goes on past the tool's timeout too, as a thread cannot be stopped. Under
 the sync API (:meth:`ToolExecutor.execute`, an Agent's ``invoke``) toolwire owns the event loop, whose default
-executor then runs on daemon threads: such work does not keep the process from exiting, and is cut off when it
-exits (review 240 #1). Under your own loop (``await executor.aexecute(...)`` inside ``asyncio.run``) the default
+executor then runs on daemon threads: the work of a call given up at its timeout does not keep the process from
+exiting, and is cut off when it exits (review 240 #1), and the call's answer says it is still running; any other work
+there (a fire-and-forget ``run_in_executor``) runs to its end, the process's exit waiting for it as ``asyncio.run``'s
+end would (review 243 #1). Under your own loop (``await executor.aexecute(...)`` inside ``asyncio.run``) the default
 executor is yours, left as it is: its threads are not daemon threads, and ``asyncio.run``'s end and the process's
 exit wait for them, so give a blocking call in an async tool a timeout of its own.
 
