@@ -8,19 +8,21 @@ before; an Agent given two calls would run them at once. So :class:`~toolwire.mo
 every reply of a request with ``parallel_tool_calls=False`` through here: the first call is kept, the others are
 dropped with a warning in the log (the model asks for them again after it sees the first one's result). A valid
 call comes before an invalid one: the invalid calls are kept only when the reply has no valid one, and then only
-the first.
+the first. The first is the first in the reply's order: a stream's calls as merging orders them (by the provider's
+``index``, where it gives one to every call), whatever order they start in.
 
 A structured output (:meth:`~toolwire.models.base.BaseChatModel.with_structured_output`) keeps one call per reply
 too, whatever ``parallel_tool_calls`` says, and its log line says so: of two or more calls of its output tool
 (:class:`OutputTool`), the first whose arguments fit the schema is kept (review 118 #3: the first was kept though it
 broke the schema and a later one fitted); when none fits, the first, so that the error, or the retry, is as before.
-A stream holds such a reply's tool-call pieces back until it ends, to tell which call fits.
+A stream holds its tool-call pieces back until it ends, to tell which call is first (a call with a lower index may
+start later), which is valid and which fits (:class:`OneCallStream`), so it keeps the call ``invoke`` keeps.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,128 +104,36 @@ def _warn(dropped: int, which: str = "", output: OutputTool | None = None) -> No
 
 
 class OneCallStream:
-    """The chunk filter of :func:`one_call_stream`: the tool-call chunks of the first call are passed on, those of
-    any other call are dropped. Which call a chunk belongs to is decided as :func:`~toolwire.messages.merge_chunks`
-    decides it (``toolwire.chunks._Calls``: by index, id and name, with the providers' quirks: an index reused for
-    every call, one id for all of them, whole calls with neither). An invalid call sent as such is a call too: it is
-    kept when it has the kept call's id (a call the provider reports cut off, review 63: dropping it would make the
-    cut call's chunks look whole), or when it comes before any call; in a stream the first call sent is kept.
+    """The chunk filter of a stream that keeps one tool call (:func:`one_call_stream`): every tool-call piece and
+    invalid call is held back until the stream ends; then the held calls are merged as
+    :func:`~toolwire.messages.merge_chunks` merges them (by the provider's ``index`` where it orders by it, with the
+    ``finish_reason`` the stream gave and the bound tools' names) and the one :func:`one_call` keeps of them is passed
+    on whole in the last chunk, so a stream keeps the call ``invoke`` keeps: the first valid call of the reply in the
+    reply's order, else its first invalid one; ``forced``'s first call wherever it stands; for a structured output,
+    the first call of its tool whose arguments fit the schema (review 122). Only the end tells which call that is: a
+    call with a lower ``index`` may start later (review 241 #1: the first call to arrive was kept), and a call's
+    arguments may turn out unreadable (review 122). Text and the other fields pass as they come.
 
     Args:
-        forced: the tool the request's ``tool_choice`` names, as for :func:`one_call`: its first call is kept
-            wherever it stands, so a stream keeps the call ``invoke`` keeps (review 108). A first call of another
-            tool is held back meanwhile, and passed on at the end only when no call of ``forced`` came.
+        forced: the tool the request's ``tool_choice`` names, as for :func:`one_call`.
+        output: a structured output's tool, as for :func:`one_call`; None for ``parallel_tool_calls=False``.
+        tool_names: the bound tools' names (``ChatRequest.tool_parameters``), which merging reads calls with, as
+            ``invoke`` does.
     """
 
-    def __init__(self, forced: str | None = None) -> None:
-        from toolwire.chunks import _Calls
-
-        self.calls = _Calls()
-        self.forced = forced
-        self.first: Any = None  # the group of the call kept (None: none yet; self: an invalid call was kept)
-        self.candidate: Any = None  # with ``forced``: the first call, of another tool, held back
-        self.held: list[Any] = []  # the candidate's parts
-        self.dropped: dict[int, Any] = {}  # id() -> a group (call) dropped
-        self.dropped_invalid: list[Any] = []  # the invalid calls dropped
-        self.overtaken = False  # a held first call was dropped for a later call of ``forced``
-
-    def filter(self, chunk: AIMessageChunk) -> AIMessageChunk:
-        """``chunk`` without the parts of calls other than the first (itself when nothing is dropped)."""
-        parts = chunk.tool_call_chunks
-        invalid = chunk.invalid_tool_calls
-        if not parts and not invalid:
-            return chunk
-        kept = []
-        for part in parts:
-            self.calls.add(part)
-            group = self.calls.last
-            if self.first is None and self.forced is not None:
-                kept.extend(self._forced_part(group, part))
-                continue
-            if self.first is None:
-                self.first = group
-            if group is self.first:
-                kept.append(part)
-            else:
-                self.dropped[id(group)] = group
-        kept_invalid = []
-        anchor = self.first if self.first is not None else self.candidate
-        kept_id = anchor.get("id") if isinstance(anchor, dict) else None
-        for call in invalid:
-            if anchor is None:
-                self.first = anchor = self  # (no group is this): every later call is dropped
-                kept_invalid.append(call)
-            elif kept_id is not None and call.get("id") == kept_id:
-                kept_invalid.append(call)  # the kept call, cut off: not another call
-            else:
-                self.dropped_invalid.append(call)
-        if len(kept) == len(parts) and len(kept_invalid) == len(invalid):
-            return chunk
-        return AIMessageChunk(chunk.content, tool_call_chunks=kept, invalid_tool_calls=kept_invalid, usage=chunk.usage,
-                              response_metadata=chunk.response_metadata, provider_data=chunk.provider_data,
-                              id=chunk.id, name=chunk.name)
-
-    def _forced_part(self, group: Any, part: Any) -> list[Any]:
-        """With ``forced`` and no call kept yet: the parts to pass on now for ``part`` of call ``group``."""
-        if group.get("name") == self.forced:  # the forced call: kept, and a first call of another tool dropped
-            self.first = group
-            out = [*self.held, part] if group is self.candidate else [part]
-            if self.candidate is not None and group is not self.candidate:
-                self.dropped[id(self.candidate)] = self.candidate
-                self.overtaken = True
-            self.candidate, self.held = None, []
-            return out
-        if self.candidate is None:
-            self.candidate = group
-        if group is self.candidate:
-            self.held.append(part)
-        else:
-            self.dropped[id(group)] = group
-        return []
-
-    def _count(self) -> int:
-        """How many calls were dropped: each group, and each invalid call but one that a dropped group's pieces
-        already made (the same id: a call the stream declares cut off at its end, review 159 #2)."""
-        group_ids = {group.get("id") for group in self.dropped.values() if group.get("id")}
-        return len(self.dropped) + sum(1 for call in self.dropped_invalid
-                                       if not (isinstance(call, dict) and call.get("id") in group_ids))
-
-    def done(self) -> AIMessageChunk | None:
-        """Log the warning, when calls were dropped, and return the chunk that ends the stream: the first call held
-        back when no call of ``forced`` came, and how many calls were dropped
-        (``response_metadata["dropped_tool_calls"]``, as :func:`one_call` gives it); None when there is neither."""
-        if not self.dropped and not self.dropped_invalid and not self.held:
-            return None
-        dropped = self._count()
-        metadata = {"dropped_tool_calls": dropped} if dropped else {}
-        if dropped:
-            _warn(dropped, f"the call of {self.forced}, forced by tool_choice" if self.overtaken else "")
-        held, self.held = self.held, []
-        return AIMessageChunk("", tool_call_chunks=held, response_metadata=metadata)
-
-
-class OutputCallStream:
-    """The chunk filter of a structured output's stream (:class:`OutputTool`): every tool-call piece and invalid call
-    is held back until the stream ends; then the held calls are merged as
-    :func:`~toolwire.messages.merge_chunks` merges them and the one :func:`one_call` keeps of them (the first call of
-    the output tool whose arguments fit the schema, else its first call, else the first valid call, else the first
-    invalid one) is passed on whole in the last chunk, so a stream keeps the call ``invoke`` keeps (review 122: an
-    invalid call streamed first was kept, and ``stream`` raised where ``invoke`` returned the value). Text and the
-    other fields pass as they come.
-
-    Args:
-        forced: the tool the request's ``tool_choice`` names.
-        output: the structured output's tool.
-    """
-
-    def __init__(self, forced: str | None, output: OutputTool) -> None:
+    def __init__(self, forced: str | None = None, output: OutputTool | None = None,
+                 tool_names: Collection[str] | None = None) -> None:
         self.forced = forced
         self.output = output
+        self.tool_names = tool_names
         self.parts: list[Any] = []  # the tool-call pieces held back, in the order they came
         self.invalid: list[Any] = []  # the invalid calls held back
+        self.finish_reason: Any = None  # the stream's last finish_reason, which tells how its calls read
 
     def filter(self, chunk: AIMessageChunk) -> AIMessageChunk:
         """``chunk`` without its tool-call pieces and invalid calls (held back); itself when it has none."""
+        if (reason := chunk.response_metadata.get("finish_reason")) is not None:
+            self.finish_reason = reason
         if not chunk.tool_call_chunks and not chunk.invalid_tool_calls:
             return chunk
         self.parts.extend(chunk.tool_call_chunks)
@@ -240,8 +150,10 @@ class OutputCallStream:
 
         if not self.parts and not self.invalid:
             return None
-        merged = merge_chunks([AIMessageChunk("", tool_call_chunks=self.parts, invalid_tool_calls=self.invalid)],
-                              as_chunk=False)
+        metadata = {"finish_reason": self.finish_reason} if self.finish_reason is not None else {}
+        merged = merge_chunks([AIMessageChunk("", tool_call_chunks=self.parts, invalid_tool_calls=self.invalid,
+                                              response_metadata=metadata)],
+                              as_chunk=False, tool_names=self.tool_names)
         kept = one_call(merged, self.forced, self.output)
         dropped = kept.response_metadata.get("dropped_tool_calls")
         parts = [{"name": call["name"], "args": json.dumps(call["args"], ensure_ascii=False), "id": call["id"],
@@ -250,16 +162,23 @@ class OutputCallStream:
                               response_metadata={"dropped_tool_calls": dropped} if dropped else {})
 
 
-def _stream_filter(forced: str | None, output: OutputTool | None) -> OneCallStream | OutputCallStream:
-    """The chunk filter of a request's stream: :class:`OutputCallStream` for a structured output's."""
-    return OutputCallStream(forced, output) if output is not None else OneCallStream(forced)
+OutputCallStream = OneCallStream
+"""The filter of a structured output's stream: :class:`OneCallStream` with its ``output`` tool (its name before
+review 241 #1, when ``parallel_tool_calls=False`` streams passed on the first call to arrive)."""
+
+
+def _stream_filter(forced: str | None, output: OutputTool | None,
+                   tool_names: Collection[str] | None = None) -> OneCallStream:
+    """The chunk filter of a request's stream (:class:`OneCallStream`)."""
+    return OneCallStream(forced, output, tool_names)
 
 
 def one_call_stream(chunks: Iterator[AIMessageChunk], forced: str | None = None,
-                    output: OutputTool | None = None) -> Iterator[AIMessageChunk]:
-    """``chunks`` through :class:`OneCallStream` (closed with them); ``forced`` as there; with ``output`` (a
-    structured output's tool), through :class:`OutputCallStream`."""
-    kept = _stream_filter(forced, output)
+                    output: OutputTool | None = None, tool_names: Collection[str] | None = None
+                    ) -> Iterator[AIMessageChunk]:
+    """``chunks`` through :class:`OneCallStream` (closed with them); ``forced``, ``output`` and ``tool_names`` as
+    there."""
+    kept = _stream_filter(forced, output, tool_names)
     try:
         for chunk in chunks:
             yield kept.filter(chunk)
@@ -272,9 +191,10 @@ def one_call_stream(chunks: Iterator[AIMessageChunk], forced: str | None = None,
 
 
 async def one_call_async_stream(chunks: AsyncIterator[AIMessageChunk], forced: str | None = None,
-                                output: OutputTool | None = None) -> AsyncIterator[AIMessageChunk]:
+                                output: OutputTool | None = None, tool_names: Collection[str] | None = None
+                                ) -> AsyncIterator[AIMessageChunk]:
     """Async :func:`one_call_stream`."""
-    kept = _stream_filter(forced, output)
+    kept = _stream_filter(forced, output, tool_names)
     try:
         async for chunk in chunks:
             yield kept.filter(chunk)

@@ -396,8 +396,8 @@ class BaseChatModel(RunnableMethods, Batching):
         # without the tools shows its shape in an unreadable call's error, as invoke does (review 142 #2)
         chunks = _checked_chunks(self._whole_retry.stream(self._stream, request), self._chunk_refusal("_stream"),
                                  request.tool_parameters if request.tools else None)
-        yield from one_call_stream(chunks, _forced(request), self._one_call) if self._keeps_one_call(request) \
-            else chunks
+        yield from one_call_stream(chunks, _forced(request), self._one_call, request.tool_parameters) \
+            if self._keeps_one_call(request) else chunks
 
     async def astream(self, input: Any, *config: Any, **options: Any) -> AsyncIterator[AIMessageChunk]:
         """Async :meth:`stream`: the reply as :class:`~toolwire.messages.AIMessageChunk` pieces, awaited.
@@ -417,7 +417,8 @@ class BaseChatModel(RunnableMethods, Batching):
         stream = self._whole_retry.astream(self._astream, request)
         refuse = self._chunk_refusal("_astream" if type(self)._astream is not BaseChatModel._astream else "_stream")
         if self._keeps_one_call(request):  # (each chunk checked before the filter reads it; review 241 #3)
-            stream = one_call_async_stream(_achecked_chunks(stream, refuse), _forced(request), self._one_call)
+            stream = one_call_async_stream(_achecked_chunks(stream, refuse), _forced(request), self._one_call,
+                                           request.tool_parameters)
         try:
             async for chunk in stream:
                 if not isinstance(chunk, AIMessageChunk):
