@@ -384,10 +384,12 @@ class BaseChatModel(RunnableMethods, Batching):
             input, config, options: as for :meth:`invoke`.
 
         Yields:
-            :class:`~toolwire.messages.AIMessageChunk` objects, in the order the provider sends them.
+            :class:`~toolwire.messages.AIMessageChunk` objects, in the order the provider sends them; a reply kept to
+            one call (``parallel_tool_calls=False``, a structured output) gives its call whole in the last chunk.
 
         Raises:
-            ProviderError, UserError: as :meth:`invoke`, raised while iterating.
+            ProviderError, UserError: as :meth:`invoke` (the model's ``_stream`` yielding anything but an
+                AIMessageChunk too), raised while iterating.
         """
         if config:
             _refuse_config("stream", config)
