@@ -42,10 +42,11 @@ def test_a_stream_keeps_the_call_invoke_keeps(calls, kept) -> None:
     assert streamed.response_metadata.get("dropped_tool_calls") == whole.response_metadata.get("dropped_tool_calls")
 
 
-def test_the_forced_call_first_is_passed_on_as_it_comes() -> None:
+def test_the_kept_call_comes_whole_at_the_end() -> None:
     reply = AIMessage("", tool_calls=[tool_call("b", {"x": 2}, "c2"), tool_call("a", {"x": 1}, "c1")])
     chunks = list(_bound(reply).stream("go"))
-    assert chunks[0].tool_call_chunks and chunks[0].tool_call_chunks[0]["name"] == "b"  # not held to the end
+    assert not any(c.tool_call_chunks for c in chunks[:-1])  # held to the end, to keep invoke's call (review 241 #1)
+    assert [p["name"] for p in chunks[-1].tool_call_chunks] == ["b"]
 
 
 def test_a_streamed_agent_run_runs_the_forced_tool() -> None:
