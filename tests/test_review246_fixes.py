@@ -108,3 +108,41 @@ def test_a_lone_surrogate_in_a_name_becomes_u_fffd_as_saved() -> None:
     assert message.to_dict()["name"] == message.name
     json.dumps(openai.lower_messages([message]), ensure_ascii=False).encode("utf-8")
     assert ToolMessage("r", tool_call_id="c", name=name).name == "J\ufffdrg"
+
+
+# --------------------------------------------------------------------------- 3: a removed call stays removed
+
+def _refused() -> AIMessage:
+    reply = AIMessage([{"type": "text", "text": "I'll delete it."},
+                       {"type": "tool_use", "id": "toolu_1", "name": "delete_file", "input": {"path": "/etc/hosts"}}],
+                      tool_calls=[{"name": "delete_file", "args": {"path": "/etc/hosts"}, "id": "toolu_1"}])
+    return reply.model_copy(update={"tool_calls": []})  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "copy", "pickle", "to_dict", "messages_to_dict"])
+def test_a_call_the_program_removed_does_not_come_back_from_a_copy_or_a_save(how: str) -> None:
+    import copy
+    import pickle
+
+    from toolwire.messages import messages_from_dict, messages_to_dict
+
+    refused = _refused()
+    again = {"deepcopy": copy.deepcopy, "copy": copy.copy, "pickle": lambda m: pickle.loads(pickle.dumps(m)),
+             "to_dict": lambda m: message_from_dict(m.to_dict()),
+             "messages_to_dict": lambda m: messages_from_dict(messages_to_dict([m]))[0]}[how](refused)
+    assert again.tool_calls == []
+    assert again == refused
+
+
+def test_one_removed_call_of_two_stays_removed_through_a_save() -> None:
+    both = AIMessage([{"type": "tool_use", "id": "t1", "name": "a", "input": {}},
+                      {"type": "tool_use", "id": "t2", "name": "b", "input": {}}],
+                     tool_calls=[{"name": "a", "args": {}, "id": "t1"}, {"name": "b", "args": {}, "id": "t2"}])
+    kept = both.model_copy(update={"tool_calls": both.tool_calls[:1]})
+    assert message_from_dict(kept.to_dict()) == kept
+
+
+def test_an_anthropic_sdk_assistant_dict_is_still_read_as_its_calls() -> None:
+    read = message_from_dict({"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_9", "name": "get_time", "input": {}}]})
+    assert [c["id"] for c in read.tool_calls] == ["toolu_9"]

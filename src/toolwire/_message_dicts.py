@@ -67,9 +67,12 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
     ``tool_calls`` may be toolwire's ``{"name", "args", "id"}`` or OpenAI's ``{"id", "type": "function",
     "function": {"name", "arguments"}}``; an OpenAI call whose arguments are not a JSON object (or that has no
     name) becomes an :class:`InvalidToolCall` keeping the raw text. OpenAI's ``refusal`` text is kept in
-    ``response_metadata["refusal"]``, as a provider reply gives it. An assistant message's ``tool_use`` content
-    block (the Anthropic SDK's form of a call) that none of its calls has is read as one of its calls
-    (:func:`toolwire._content_calls.content_calls`); a user message's ``tool_result`` blocks stay content here,
+    ``response_metadata["refusal"]``, as a provider reply gives it. The ``tool_use`` content blocks (the Anthropic
+    SDK's form of a call) of a ``role`` dict of an assistant message that none of its calls has are read as calls
+    (:func:`toolwire._content_calls.content_calls`); a ``type`` dict (:meth:`~toolwire.messages.BaseMessage.to_dict`'s,
+    LangChain's) keeps its calls as saved, as a copy or pickle does, so a call the program removed from
+    ``tool_calls`` does not come back from a block left in the content (review 246 #3; :func:`coerce_messages` still
+    reads such blocks, as it reads every model's input); a user message's ``tool_result`` blocks stay content here,
     and :func:`coerce_messages` reads them as ToolMessages. Other keys (such as ``annotations`` and
     ``audio`` of an OpenAI SDK message dump) are ignored, and a field whose value is ``None`` takes its default.
     An AI message's LangChain keys ``usage_metadata`` and ``additional_kwargs`` (in LangChain's flat
@@ -199,8 +202,8 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
         message = cls(content, **fields)
     except (TypeError, ValueError) as exc:  # a backstop: the checks above should leave nothing for these
         raise UserError(f"Cannot read a saved {kind!r} message ({exc}); fix the saved data.") from None
-    if isinstance(message, AIMessage):  # the Anthropic SDK's form: a call only as a tool_use block (review 195 #2)
-        from toolwire._content_calls import content_calls
+    if isinstance(message, AIMessage) and not data.get("type"):  # the Anthropic SDK's form: a call only as a
+        from toolwire._content_calls import content_calls  # tool_use block (review 195 #2; not a saved message's)
 
         return content_calls(message)
     return message
