@@ -256,3 +256,52 @@ def test_the_bind_tools_advice_works_as_given() -> None:
     tools = [add]
     model = ScriptedChatModel(["a"])
     assert Agent(model.bind_tools(tools, parallel_tool_calls=False), tools).model.parallel_tool_calls is False
+
+
+# ---- 6: model names: models path/pull, the Hugging Face repo name, and another size ----
+
+@pytest.mark.parametrize("command", ["path", "pull"])
+@pytest.mark.parametrize(("given", "meant"), [
+    ("qwen2.5-coder-1.5", "qwen2.5-coder-1.5b"), ("smollm2-135", "smollm2-135m"),
+    ("qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", "qwen2.5-coder-0.5b"),  # the file column of toolwire models list
+    ("Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF", "qwen2.5-coder-0.5b"),  # its Hugging Face repo
+])
+def test_models_path_and_pull_name_the_registry_name(command: str, given: str, meant: str) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire.cli import app
+
+    result = CliRunner().invoke(app, ["models", command, given])
+    assert result.exit_code == 1
+    assert f"toolwire models {command} {meant}" in " ".join(result.output.split()), result.output
+
+
+def test_the_hugging_face_repo_name_of_a_registry_model_is_its_registry_name() -> None:
+    from toolwire.models.registry import REGISTRY, close_registry_name
+
+    for entry in REGISTRY.values():
+        if entry.hub_repo:
+            assert close_registry_name(entry.hub_repo) == entry.name
+            assert close_registry_name(entry.hub_repo.lower()) == entry.name
+    from toolwire.models import init_chat_model
+
+    with pytest.raises(UserError, match=r"did you mean the registry name 'qwen2\.5-coder-0\.5b'\?"):
+        init_chat_model("Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF")
+
+
+@pytest.mark.parametrize("name", ["qwen2.5-coder-7b", "qwen2.5-coder-3b", "qwen2.5-coder-32b", "smollm2-360m",
+                                  "smollm2-1.7b", "Qwen/Qwen2.5-Coder-7B-Instruct", "qwen2.5-coder-7b-instruct.gguf"])
+def test_another_size_is_no_typo_of_a_registry_name(name: str) -> None:
+    from toolwire.models.registry import close_registry_name
+
+    assert close_registry_name(name) is None
+
+
+@pytest.mark.parametrize(("name", "meant"), [
+    ("qwen2.5-coder-1.5", "qwen2.5-coder-1.5b"), ("qwen2.5-coder-1.5B", "qwen2.5-coder-1.5b"),
+    ("qwen2.5-codr-1.5b", "qwen2.5-coder-1.5b"), ("smollm2-135", "smollm2-135m"), ("smolm2-135m", "smollm2-135m"),
+    ("Qwen/Qwen2.5-Coder-0.5b", "qwen2.5-coder-0.5b")])
+def test_a_typo_of_the_same_size_is_still_named(name: str, meant: str) -> None:
+    from toolwire.models.registry import close_registry_name
+
+    assert close_registry_name(name) == meant

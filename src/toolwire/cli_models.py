@@ -33,7 +33,14 @@ from toolwire.models.pull import (
     pull_model,
     pulled_state,
 )
-from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, ModelEntry, get_entry, models_dir
+from toolwire.models.registry import (
+    DEFAULT_MODEL,
+    REGISTRY,
+    ModelEntry,
+    close_registry_name,
+    get_entry,
+    models_dir,
+)
 
 __all__ = ["app"]
 
@@ -48,9 +55,15 @@ def _known(name: str, command: str) -> None:
     own message, which offers a .gguf path, would send the user round in a circle (review 48).
 
     Raises:
-        UserError: ``name`` is not a registry name; the message lists the names and where a file of one's own goes.
+        UserError: ``name`` is not a registry name; the message names the registry name it stands for (a typo, a
+            registry model's file name or Hugging Face repo: review 244 #6), else lists the names, and says where a
+            file of one's own goes.
     """
     if name not in REGISTRY:
+        close = close_registry_name(name)  # (the one check every entry point uses: review 244 #6)
+        if close is not None:
+            raise UserError(f"Unknown model {name!r}: toolwire models {command} takes a registry name; did you mean "
+                            f"toolwire models {command} {close}?")
         raise UserError(f"Unknown model {name!r}: toolwire models {command} takes a registry name "
                         f"({', '.join(REGISTRY)}); give a .gguf file of your own to --model as it is.")
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
+import re
 from pathlib import Path
 
 from toolwire.errors import UserError
@@ -170,11 +171,13 @@ def get_entry(name: str | None = None) -> ModelEntry:
 
 
 def close_registry_name(name: str | os.PathLike[str] | None) -> str | None:
-    """The registry name a mistyped model name stands for: the one whose name or file name (as ``toolwire models
-    list`` shows it) is the last part of ``name``, letter case aside, else the name that part is close to
-    (``difflib``'s ratio 0.8 or more: ``"qwen2.5-coder-1.5"``, ``"Qwen/Qwen2.5-Coder-0.5b"``). The one check every
-    entry point's "did you mean the registry name" uses (ChatLlamaCpp, init_chat_model, ``toolwire --model``:
-    review 234 #3).
+    """The registry name a mistyped model name stands for: the one whose name, file name (as ``toolwire models
+    list`` shows it) or Hugging Face repo (``Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF``, or its last part) is ``name``
+    or its last part, letter case aside (review 244 #6), else the name that part is close to (``difflib``'s ratio
+    0.8 or more: ``"qwen2.5-coder-1.5"``, ``"Qwen/Qwen2.5-Coder-0.5b"``) when the two agree on the size part
+    (``7b`` is another model, no typo of ``1.5b``: review 244 #6). The one check every entry point's "did you mean
+    the registry name" uses (ChatLlamaCpp, init_chat_model, ``toolwire --model``, ``toolwire models pull/path``:
+    reviews 234 #3, 244 #6).
 
     Args:
         name: a model name or path as the user gave it.
@@ -183,16 +186,41 @@ def close_registry_name(name: str | os.PathLike[str] | None) -> str | None:
         The registry name, or None when none is alike. Raises nothing.
     """
     try:
-        last = Path(os.fspath(name or "")).name.lower()
+        whole = os.fspath(name or "").strip().lower()
+        last = Path(whole).name
     except (TypeError, ValueError):
         return None
     if not last.strip():
         return None
     for entry in REGISTRY.values():
-        if last in (entry.name.lower(), entry.filename.lower()):
+        repo = (entry.hub_repo or "").lower()
+        if last in (entry.name.lower(), entry.filename.lower(), repo.rpartition("/")[2]) or whole == repo:
             return entry.name
-    close = difflib.get_close_matches(last, list(REGISTRY), n=1, cutoff=0.8)
+    size = _size(last)
+    close = [found for found in difflib.get_close_matches(last, list(REGISTRY), n=len(REGISTRY), cutoff=0.8)
+             if _same_size(size, _size(found))]
     return close[0] if close else None
+
+
+_SIZE = re.compile(r"(?:^|[-_ ])(\d+(?:\.\d+)?)([bmk])(?=$|[-_. ])")
+_NUMBER = re.compile(r"(?:^|[-_ ])(\d+(?:\.\d+)?)(?=$|[-_. ])")
+
+
+def _size(name: str) -> tuple[float, str | None] | None:
+    """The size part of a lower-cased model name: ``(1.5, "b")`` for ``qwen2.5-coder-1.5b``, ``(1.5, None)`` for
+    ``qwen2.5-coder-1.5`` (a number standing alone, its unit left out), None when it has none."""
+    if found := _SIZE.search(name):
+        return float(found.group(1)), found.group(2)
+    numbers = _NUMBER.findall(name)
+    return (float(numbers[-1]), None) if numbers else None
+
+
+def _same_size(given: tuple[float, str | None] | None, entry: tuple[float, str | None] | None) -> bool:
+    """Whether a typed name's size part agrees with a registry name's: the same number, and the same unit unless
+    the typed one left it out (a name without a size agrees with any)."""
+    if given is None or entry is None:
+        return True
+    return given[0] == entry[0] and given[1] in (None, entry[1])
 
 
 def registry_hint(name: str | os.PathLike[str] | None) -> str:
