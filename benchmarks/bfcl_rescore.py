@@ -7,7 +7,7 @@ irrelevance, a reply without calls whose stored text is a call list counts as a 
 (``toolwire.parsing.call_lists.text_calls``, BFCL's reading). Calls toolwire could not read were not stored for
 irrelevance items, so their raw text is not read again here (a live run reads it). Prints, per category, the
 accuracy stored and the accuracy now, with the number of items that changed; ``--list`` prints those ids;
-``--out`` writes the report with the new verdicts.
+``--out`` writes the report with the new verdicts (its folder made when missing).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 from toolwire.errors import UserError
 from toolwire.evals.bfcl import load_category
 from toolwire.evals.bfcl_checker import category_kind, check_calls
-from toolwire.evals.report import Report
+from toolwire.evals.report import Report, _atomic_write
 from toolwire.parsing.call_lists import text_calls
 
 
@@ -72,6 +72,14 @@ def read_report(path: Path) -> dict[str, Any]:
         raise SystemExit(_not_a_report(path, "no 'model' and 'items'")) from None
     except (TypeError, AttributeError, ValueError) as exc:  # items that are not objects, or lack fields
         raise SystemExit(_not_a_report(path, f"{type(exc).__name__}: {exc}")) from None
+    for item in report["items"]:  # (review 244 #7: a hand-edited call that is not an object was a traceback)
+        actual = item.get("actual")
+        bad = [actual] if actual is not None and not isinstance(actual, list) else [
+            call for call in actual or () if not isinstance(call, dict)]
+        if bad:
+            shown = json.dumps(bad[0], ensure_ascii=False)[:60]
+            raise SystemExit(_not_a_report(path, f"item {item.get('id')!r} has the stored call {shown}, not a "
+                                                 "{\"name\", \"args\"} object"))
     return report
 
 
@@ -108,9 +116,12 @@ def main() -> None:
               f"| {len(changed)} |")
         if args.list and changed:
             print("  " + " ".join(changed))
-    if args.out:
-        report = dict(report, items=[b for _, b in pairs])
-        args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    if args.out:  # (written as toolwire eval bfcl --out writes: a missing folder is made, a failure is one line,
+        report = dict(report, items=[b for _, b in pairs])  # review 244 #7)
+        try:
+            _atomic_write(args.out, json.dumps(report, ensure_ascii=False, indent=1))
+        except UserError as exc:
+            raise SystemExit(f"error: {exc}") from None
 
 
 if __name__ == "__main__":

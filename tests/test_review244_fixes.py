@@ -305,3 +305,68 @@ def test_a_typo_of_the_same_size_is_still_named(name: str, meant: str) -> None:
     from toolwire.models.registry import close_registry_name
 
     assert close_registry_name(name) == meant
+
+
+# ---- 7: benchmarks/bfcl_rescore.py: --out into a missing folder, a stored call that is not an object ----
+
+class _RightModel:
+    """A duck-typed chat model that answers ``f(x=1)``."""
+
+    name = "m"
+
+    def bind_tools(self, tools: list[dict]) -> _RightModel:
+        return self
+
+    def invoke(self, messages: list) -> object:
+        from toolwire.messages import AIMessage
+
+        return AIMessage("", tool_calls=[{"name": "f", "args": {"x": 1}}])
+
+
+def _rescore(*args: str):  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bfcl_rescore.py"), *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+
+
+def _scored_report(tmp_path: Path) -> tuple[Path, Path]:
+    from toolwire.evals.bfcl_runner import run_bfcl
+
+    data = tmp_path / "d"
+    _write(data, "BFCL_v4_simple_python.json", "simple_python_0", [{"f": {"x": [1]}}])
+    out = tmp_path / "r.json"
+    run_bfcl(_RightModel(), data, "simple_python", out=out)
+    return out, data
+
+
+def test_rescore_out_into_a_missing_folder_makes_it_as_eval_bfcl_out_does(tmp_path: Path) -> None:
+    report, data = _scored_report(tmp_path)
+    target = tmp_path / "nofolder" / "new.json"
+    result = _rescore(str(report), "--data", str(data), "--out", str(target))
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert json.loads(target.read_text())["items"][0]["valid"] is True
+
+
+def test_rescore_out_that_cannot_be_written_says_so_in_one_line(tmp_path: Path) -> None:
+    report, data = _scored_report(tmp_path)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("x")
+    target = blocker / "new.json"  # (its folder is a file)
+    result = _rescore(str(report), "--data", str(data), "--out", str(target))
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: Cannot write") and str(target) in lines[0], result.stderr
+
+
+@pytest.mark.parametrize("actual", [[1], ["f(x=1)"], [None], [[{"name": "f"}]]])
+def test_rescore_of_a_stored_call_that_is_not_an_object_says_so_in_one_line(tmp_path: Path, actual: list) -> None:
+    report, data = _scored_report(tmp_path)
+    stored = json.loads(report.read_text())
+    stored["items"][0]["actual"] = actual
+    report.write_text(json.dumps(stored))
+    result = _rescore(str(report), "--data", str(data))
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "simple_python_0" in lines[0], result.stderr
