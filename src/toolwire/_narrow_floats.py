@@ -14,7 +14,8 @@ def shortest_floats(value: Any, plain: Any) -> Any:
     """``plain`` (``value.tolist()``) with each float of a narrow float ``value`` (a NumPy ``float32`` or ``float16``
     number or array, a pandas Series of them) replaced by the float64 nearest to the shortest decimal that reads back
     as the narrow value, which is the text NumPy prints for it (``str(np.float32(21.7))`` is ``"21.7"``); ``plain``
-    itself for any other value, or when the conversion fails.
+    itself for any other value, or when the conversion fails. A masked array's masked values stay ``None``, as its
+    ``tolist()`` gives them (review 248 #1: its raw data, a ``-9999.0`` sentinel, was sent).
 
     Arrays are converted a precision at a time (1 to 9 significant digits, the most a ``float32`` needs), each
     value's candidate its float64 rounded to that many digits (an integer divided or multiplied by an exact power of
@@ -29,7 +30,8 @@ def shortest_floats(value: Any, plain: Any) -> Any:
             return float(str(value))
         import numpy as np
 
-        narrow = np.asarray(value).ravel()
+        masked = np.ma.getmaskarray(value).ravel() if isinstance(value, np.ma.MaskedArray) else None
+        narrow = np.ma.getdata(value).ravel()
         wide = narrow.astype(np.float64)
         out = wide.copy()  # (zeros, NaN and infinities as they are)
         left = np.flatnonzero(np.isfinite(wide) & (wide != 0))
@@ -48,6 +50,9 @@ def shortest_floats(value: Any, plain: Any) -> Any:
                 left, exponent = left[~fits], exponent[~fits]
         for index in left:  # (10**places not exact, or no candidate fitted)
             out[index] = float(str(narrow[index]))
+        if masked is not None and masked.any():
+            out = out.astype(object)  # (Python floats, with None where the array is masked)
+            out[masked] = None
         return out.reshape(np.shape(value)).tolist()
     except Exception:  # (an array type NumPy cannot read: its widened values)
         return plain

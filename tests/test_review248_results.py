@@ -1,0 +1,116 @@
+"""Review 248: tool results (masked narrow-float arrays, a model's JSON settings kept with date/enum/UUID dict keys,
+enum members cheap to write, bounded cheapness checks for object arrays and other containers, narrow floats in
+records and complex numbers)."""
+
+from __future__ import annotations
+
+import datetime
+import enum
+import json
+import uuid
+from typing import Any
+
+import numpy as np
+import pytest
+from pydantic import BaseModel, ConfigDict, field_serializer
+
+from toolwire import tool
+from toolwire.results import is_cheap_result, json_ready, result_to_content
+
+
+def _call(name: str) -> dict:
+    return {"name": name, "args": {}, "id": "c1", "type": "tool_call"}
+
+
+# ------------------------------------------------------------------ 1: a masked narrow-float array keeps null
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+def test_masked_narrow_float_array_sends_null_for_masked_values(dtype):
+    readings = np.ma.masked_array(np.array([21.5, -9999.0, 22.25], dtype=dtype), mask=[False, True, False])
+    assert json.loads(result_to_content(readings)) == [21.5, None, 22.25]
+    assert json_ready(readings) == [21.5, None, 22.25]
+
+
+def test_masked_float32_array_in_a_tool_result_and_artifact_and_in_two_dimensions():
+    readings = np.ma.masked_equal(np.array([21.7, -9999.0, 22.25], dtype=np.float32), -9999.0)
+
+    @tool(response_format="content_and_artifact")
+    def sensor() -> tuple:
+        """Readings."""
+        return readings, readings
+
+    message = sensor.invoke(_call("sensor"))
+    assert message.content == "[21.7, null, 22.25]"
+    assert message.to_dict()["artifact"] == [21.7, None, 22.25]
+    grid = np.ma.masked_equal(np.array([[1.1, -1.0], [-1.0, 2.2]], dtype=np.float32), -1.0)
+    assert json.loads(result_to_content(grid)) == [[1.1, None], [None, 2.2]]
+    one = np.ma.masked_array(np.float32(1.1), mask=True)
+    assert json.loads(result_to_content({"v": one})) == {"v": None}
+
+
+# ------------------------------------------------------------------ 2: date/enum/UUID keys keep the model's JSON form
+
+
+class Region(enum.Enum):
+    EU = "eu"
+
+
+class Report(BaseModel):
+    model_config = ConfigDict(ser_json_bytes="base64", ser_json_timedelta="float")
+    cents: int = 12345
+    checksum: bytes = b"\x00\xff\x10"
+    window: datetime.timedelta = datetime.timedelta(minutes=5)
+    sales: dict[Any, int]
+
+    @field_serializer("cents", when_used="json")
+    def euros(self, value: int) -> str:
+        return f"{value / 100:.2f} EUR"
+
+
+@pytest.mark.parametrize("key", [datetime.date(2024, 1, 1), Region.EU, uuid.UUID(int=7),
+                                 datetime.datetime(2024, 1, 1, 12, 0)])
+def test_model_with_date_enum_or_uuid_keys_is_written_in_its_own_json_form(key):
+    report = Report(sales={key: 5})
+
+    @tool
+    def report_tool() -> Report:
+        """Sales report."""
+        return report
+
+    message = report_tool.invoke(_call("report_tool"))
+    assert message.status == "success"
+    assert json.loads(message.content) == json.loads(report.model_dump_json())
+    assert json.loads(message.content)["cents"] == "123.45 EUR"
+
+
+def test_model_with_none_key_is_still_written_as_null():
+    class Plain(BaseModel):
+        window: datetime.timedelta = datetime.timedelta(minutes=5)
+        sales: dict[Any, int]
+
+    content = json.loads(result_to_content(Plain(sales={None: 5, "a": 1})))
+    assert content["sales"] == {"null": 5, "a": 1}
+
+
+# ------------------------------------------------------------------ 3: enum members are cheap
+
+
+class Status(enum.Enum):
+    OK = "ok"
+
+
+class Order(BaseModel):
+    id: int = 1
+    status: Status = Status.OK
+
+
+class Raises:
+    def __len__(self) -> int:
+        raise TypeError("no length")
+
+
+@pytest.mark.parametrize("value", [Status.OK, {"status": Status.OK}, Order(), [Order()], {"x": Raises()},
+                                   {"when": datetime.date(2024, 1, 1)}])
+def test_small_result_holding_an_enum_member_is_cheap(value):
+    assert is_cheap_result(value) is True
