@@ -370,3 +370,55 @@ def test_rescore_of_a_stored_call_that_is_not_an_object_says_so_in_one_line(tmp_
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "simple_python_0" in lines[0], result.stderr
+
+
+# ---- beside the brief: model.bind(model_kwargs={...}) merges its contents, as ChatOpenAI(model_kwargs=...) does ----
+
+_REPLY = {"id": "c", "object": "chat.completion", "created": 0, "model": "m", "choices": [
+    {"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}]}
+
+
+def _sent(**calls: object) -> list[dict]:
+    """The request fields (besides messages and model) a fake OpenAI-compatible server got for each way of giving
+    options in ``calls`` (name -> a function of the model that makes one call)."""
+    from _queued_http import serving
+    from toolwire.models import init_chat_model
+
+    out = []
+    with serving("/v1") as server:
+        server.answer = lambda body, n: _REPLY
+        model = init_chat_model(f"openai-compatible:m@{server.url}")
+        for call in calls.values():
+            call(model)  # type: ignore[operator]
+            out.append({k: v for k, v in server.requests[-1].items() if k not in ("messages", "model")})
+    return out
+
+
+def test_bind_model_kwargs_merges_its_contents_as_the_constructor_does() -> None:
+    from _queued_http import serving
+    from toolwire.models import init_chat_model
+
+    with serving("/v1") as server:
+        server.answer = lambda body, n: _REPLY
+        init_chat_model(f"openai-compatible:m@{server.url}", model_kwargs={"top_k": 5}).invoke("hi")
+        built = {k: v for k, v in server.requests[-1].items() if k not in ("messages", "model")}
+    bound, called, both = _sent(
+        bound=lambda m: m.bind(model_kwargs={"top_k": 5}).invoke("hi"),
+        called=lambda m: m.invoke("hi", model_kwargs={"top_k": 5}),
+        both=lambda m: m.bind(model_kwargs={"top_k": 5}, temperature=0).invoke("hi", model_kwargs={"min_p": 0.1}))
+    assert built == bound == called == {"top_k": 5}
+    assert both == {"top_k": 5, "min_p": 0.1, "temperature": 0}
+
+
+def test_bind_model_kwargs_is_checked_as_the_constructors() -> None:
+    from toolwire.models import init_chat_model
+
+    model = init_chat_model("openai-compatible:m@http://127.0.0.1:9/v1")
+    with pytest.raises(UserError, match="model_kwargs takes a dict"):
+        model.bind(model_kwargs="x")
+    with pytest.raises(UserError, match="messages"):
+        model.bind(model_kwargs={"messages": []})
+    with pytest.raises(UserError, match=r"temperature=0 and model_kwargs=\{'temperature': 1\}.*once"):
+        model.bind(temperature=0, model_kwargs={"temperature": 1})
+    assert model.bind(model_kwargs={"top_k": 5}).bind(model_kwargs={"min_p": 0.1})._bound_options == {
+        "top_k": 5, "min_p": 0.1}

@@ -349,7 +349,8 @@ class RunnableMethods:
         ``with_retry``, and those methods keep the bound options: they compose in either order.
 
         Args:
-            **kwargs: option name -> value.
+            **kwargs: option name -> value; the contents of a ``model_kwargs`` dict are bound as options of their
+                own, as the constructor's ``model_kwargs`` are (review 244).
 
         Returns:
             A copy of this model (same class and settings) with the options bound.
@@ -358,9 +359,12 @@ class RunnableMethods:
             UserError: an option ``invoke`` refuses (an unknown or misspelled name where the model refuses those, a
                 wrong value, ``config=``), with the error ``invoke`` gives; or ``tools``, ``tool_choice``,
                 ``parallel_tool_calls``, ``strict``, ``functions`` or ``function_call``, which LangChain's own
-                ``bind_tools`` passes through ``bind`` (use ``bind_tools``).
+                ``bind_tools`` passes through ``bind`` (use ``bind_tools``); a ``model_kwargs`` that is not a dict,
+                names a field toolwire writes, or gives an option given beside it another value.
         """
-        merged = {**self._bound_options, **kwargs}
+        from toolwire.models._sdk_options import merge_model_kwargs
+
+        merged = {**self._bound_options, **merge_model_kwargs(type(self).__name__, kwargs)}
         check_bound_options(self, merged)
         new = copy.copy(self)
         new._bound_options = merged

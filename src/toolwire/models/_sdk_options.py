@@ -165,6 +165,29 @@ def check_model_kwargs(owner: str, model_kwargs: Any) -> dict[str, Any]:
     return dict(model_kwargs)
 
 
+def merge_model_kwargs(owner: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` (a call's or ``bind``'s) with the contents of a ``model_kwargs`` among them merged in, as the
+    constructor's ``model_kwargs`` are (``bind(model_kwargs={"top_k": 5})`` sent a literal ``model_kwargs`` field:
+    review 244). A cheap test when there is none.
+
+    Returns:
+        A new dict without ``model_kwargs`` (``options`` itself when it has none).
+
+    Raises:
+        UserError: ``model_kwargs`` is refused as the constructor refuses it (:func:`check_model_kwargs`), or it
+            gives a key of ``options`` another value (``temperature=0`` and ``model_kwargs={"temperature": 1}``).
+    """
+    if "model_kwargs" not in options:
+        return options if isinstance(options, dict) else dict(options)
+    rest = {key: value for key, value in options.items() if key != "model_kwargs"}
+    extra = check_model_kwargs(owner, options["model_kwargs"])
+    for key, value in extra.items():
+        if key in rest and rest[key] != value:
+            raise UserError(f"{owner} got {key}={rest[key]!r} and model_kwargs={{{key!r}: {value!r}}}: give {key} "
+                            "once, as an option of its own or in model_kwargs.")
+    return {**rest, **extra}
+
+
 def check_call_options(owner: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """The options of one call (``invoke(x, temperature=0.2)``, ``stream``, ``batch``), checked as the
     constructor's are; other keys are the provider's own options (``top_k``, ``reasoning_effort``...), sent as
@@ -175,7 +198,8 @@ def check_call_options(owner: str, options: Mapping[str, Any]) -> dict[str, Any]
         options: the call's keyword options.
 
     Returns:
-        ``options``, unchanged (a dict of its own).
+        ``options`` as a dict of its own, the contents of a ``model_kwargs`` among them merged in
+        (:func:`merge_model_kwargs`).
 
     Raises:
         UserError: a generation option's value is wrong (see :func:`check_generation_options`), a key is a close
@@ -183,6 +207,7 @@ def check_call_options(owner: str, options: Mapping[str, Any]) -> dict[str, Any]
             key names a request field toolwire writes (see :func:`check_model_kwargs`), or ``response_format`` is a
             class (a pydantic model: the message says to use ``with_structured_output``).
     """
+    options = merge_model_kwargs(owner, options)
     _refuse_built(owner, "a call's options", options)
     for key in options:
         if key not in _GENERATION and key not in _NOT_MISSPELT:
