@@ -45,6 +45,7 @@ def test_masked_float32_array_in_a_tool_result_and_artifact_and_in_two_dimension
     assert message.to_dict()["artifact"] == [21.7, None, 22.25]
     grid = np.ma.masked_equal(np.array([[1.1, -1.0], [-1.0, 2.2]], dtype=np.float32), -1.0)
     assert json.loads(result_to_content(grid)) == [[1.1, None], [None, 2.2]]
+    assert json.loads(result_to_content(np.matrix([[0.1, 0.2]], dtype=np.float32))) == [[0.1, 0.2]]
     one = np.ma.masked_array(np.float32(1.1), mask=True)
     assert json.loads(result_to_content({"v": one})) == {"v": None}
 
@@ -84,13 +85,23 @@ def test_model_with_date_enum_or_uuid_keys_is_written_in_its_own_json_form(key):
     assert json.loads(message.content)["cents"] == "123.45 EUR"
 
 
-def test_model_with_none_key_is_still_written_as_null():
-    class Plain(BaseModel):
-        window: datetime.timedelta = datetime.timedelta(minutes=5)
-        sales: dict[Any, int]
+def test_model_with_none_or_frozenset_key_writes_it_as_before_and_its_other_fields_in_json_form():
+    content = json.loads(result_to_content(Report(sales={None: 5, "a": 1})))
+    assert content == {"cents": "123.45 EUR", "checksum": "AP8Q", "window": 300.0, "sales": {"null": 5, "a": 1}}
+    content = json.loads(result_to_content(Report(sales={frozenset({1}): 5})))
+    assert content["cents"] == "123.45 EUR" and content["sales"] == {"frozenset({1})": 5}
 
-    content = json.loads(result_to_content(Plain(sales={None: 5, "a": 1})))
-    assert content["sales"] == {"null": 5, "a": 1}
+    class Inner(BaseModel):
+        window: datetime.timedelta = datetime.timedelta(minutes=5)
+        by_key: dict[Any, int]
+
+    class Outer(BaseModel):
+        model_config = ConfigDict(ser_json_timedelta="float")
+        inner: Inner
+        other: datetime.timedelta = datetime.timedelta(seconds=2)
+
+    content = json.loads(result_to_content(Outer(inner=Inner(by_key={None: 1}))))
+    assert content["other"] == 2.0 and content["inner"]["by_key"] == {"null": 1}
 
 
 # ------------------------------------------------------------------ 3: enum members are cheap

@@ -31,7 +31,7 @@ def shortest_floats(value: Any, plain: Any) -> Any:
         import numpy as np
 
         masked = np.ma.getmaskarray(value).ravel() if isinstance(value, np.ma.MaskedArray) else None
-        narrow = np.ma.getdata(value).ravel()
+        narrow = np.asarray(np.ma.getdata(value)).ravel()
         wide = narrow.astype(np.float64)
         out = wide.copy()  # (zeros, NaN and infinities as they are)
         left = np.flatnonzero(np.isfinite(wide) & (wide != 0))

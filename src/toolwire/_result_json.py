@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import datetime
 import functools
 import json
 import math
 import re
 import sys
 import types
+import uuid
 from collections.abc import Callable, Mapping
 from itertools import chain
 from typing import Any
@@ -454,15 +456,22 @@ def _parts(value: Any) -> list[Any]:
 
 def _plain(value: Any) -> dict[Any, Any]:
     """A :func:`_structured` object as the plain dict pydantic writes it from: a model's ``model_dump(by_alias=True)``
-    (its serialisers applied, its keys aliases as pydantic writes them inside a value, dict keys as they are), a
-    dataclass's fields, a mapping's items.
+    (its serialisers applied, its keys aliases as pydantic writes them inside a value, dict keys as they are), the
+    fields holding no :func:`_odd_key` in its JSON form; a dataclass's fields, a mapping's items.
 
     Raises:
         Exception: what a model's serialiser or a mapping's iteration raised.
     """
     if isinstance(value, BaseModel):  # (a serialiser that fails raises, and the model is left for pydantic to refuse
         # as before: its fields as they are would show an excluded one, review 144 #2)
-        return value.model_dump(by_alias=True)
+        python = value.model_dump(by_alias=True)
+        fields = {**value.__dict__, **(value.__pydantic_extra__ or {})}
+        odd = {name for name, item in fields.items() if _collides(item, False, set())}
+        try:  # (the fields holding no such key in the model's JSON form: its ser_json_* settings, review 248 #2)
+            written = value.model_dump(mode="json", by_alias=True, exclude=odd)
+        except Exception:  # (bytes that are not UTF-8 text...: the Python form, written as a plain dict's are)
+            return python
+        return python if len(written) >= len(python) else {key: written.get(key, item) for key, item in python.items()}
     if isinstance(value, Mapping):
         return dict(value)
     return {field.name: getattr(value, field.name, None) for field in dataclasses.fields(value)}
@@ -499,9 +508,17 @@ def _collides(value: Any, saved: bool, path: set[int]) -> bool:
 
 def _odd_key(key: Any) -> bool:
     """Whether pydantic writes the dict key ``key`` otherwise than :func:`_key_text` does, or not at all: ``None``
-    (``"None"``, not ``"null"``), a NaN or infinite float (``"None"``, not ``"NaN"``), a key of a type JSON keys are
-    not (a ``frozenset``, which pydantic refuses; a date, written alike)."""
-    return not isinstance(key, str | int | float) or (isinstance(key, float) and not math.isfinite(key))
+    (``"None"``, not ``"null"``), a NaN or infinite float (``"nan"``, not ``"NaN"``), a key pydantic refuses (a
+    ``frozenset``, an object of no JSON form). A date, enum or UUID key is written alike, so the model keeps its own
+    JSON settings (review 248 #2: its ``ser_json_*`` settings and JSON-only serialisers were dropped)."""
+    if isinstance(key, str | int | datetime.date | datetime.time | uuid.UUID):
+        return False
+    if key is None or isinstance(key, float):
+        return key is None or not math.isfinite(key)
+    try:
+        return next(iter(to_jsonable_python({key: None}))) != _key_text(key)
+    except Exception:  # (a key pydantic refuses)
+        return True
 
 
 def _distinct(value: Any, saved: bool, path: set[int]) -> Any:
