@@ -255,6 +255,8 @@ class SDKErrors:
 
 
 _JSON_FILES = frozenset(module.__file__ for module in (json, json.encoder) if module.__file__)
+# (json/__init__.py also holds loads, whose BOM error is a reply's: review 247 #1)
+_ENCODER_FILE = json.encoder.__file__
 _MOST_STEPS = 64  # how deep a request is searched for the value JSON cannot carry
 
 
@@ -262,15 +264,16 @@ def _unsendable(exc: ValueError, provider: str) -> ProviderError | None:
     """The error for a request the SDK (or its HTTP client) could not write as JSON, so that nothing was sent: a
     ``ValueError`` raised inside the standard ``json`` encoder (``Out of range float values are not JSON
     compliant`` for a float ``inf``/``nan``, ``Circular reference detected``), found by the frames of its
-    traceback; None for any other error. Not retryable: every try would fail alike (review 242 #7: it was worded
-    as a body the server sent, and retried). The message names where in the request the non-finite number is
-    (``tools[0].function.parameters.properties.factor.maximum``, and the tool's name), read from the encoder's
-    frame, when it can be found."""
+    traceback (the last one in ``json/encoder.py``); None for any other error, a reply's ``JSONDecodeError`` above
+    all (``json.loads`` raises a BOM's from ``json/__init__.py``: review 247 #1). Not retryable: every try would
+    fail alike (review 242 #7: it was worded as a body the server sent, and retried). The message names where in
+    the request the non-finite number is (``tools[0].function.parameters.properties.factor.maximum``, and the
+    tool's name), read from the encoder's frame, when it can be found."""
     frames, tb = [], exc.__traceback__
     while tb is not None:
         frames.append(tb.tb_frame)
         tb = tb.tb_next
-    if not frames or frames[-1].f_code.co_filename not in _JSON_FILES:
+    if isinstance(exc, json.JSONDecodeError) or not frames or frames[-1].f_code.co_filename != _ENCODER_FILE:
         return None
     detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
     found = None

@@ -1,0 +1,105 @@
+"""Review 247: a reply that starts with a UTF-8 BOM is a reply the server sent, not a request that could not be
+written (#1); a tagged union's tag is the property that tells its members apart, a defaulted constant shared by
+none of them included (#2), also when the call leaves a defaulted tag out (#3) or the members share a class name
+(#4); structured output's union errors are capped as its other errors are (#5); an injected ``Unpack`` key is told
+to be ``NotRequired`` (#6); a cyclic default instance is left out of the schema, not refused (#7)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from toolwire.errors import ProviderError
+
+# -- #1: a reply body (or SSE line) that starts with a BOM -----------------------------------------------------------
+
+_CHAT = {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+         "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}
+_CHUNK = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
+          "choices": [{"index": 0, "delta": {"role": "assistant", "content": "hi"}, "finish_reason": None}]}
+_GEMINI = {"candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": "STOP"}]}
+
+
+@pytest.fixture
+def bom_server() -> Iterator[tuple[str, list[str]]]:
+    """A server answering every POST 200 with a correct reply that starts with a UTF-8 BOM: an OpenAI stream
+    (``"stream": true`` asked) as one SSE ``data:`` line with the BOM in it, a Gemini reply for ``models/``
+    paths, else an OpenAI chat completion. Gives its URL and the paths it was asked."""
+    hits: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            hits.append(self.path)
+            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+            if json.loads(raw).get("stream"):
+                body, kind = f"data: \ufeff{json.dumps(_CHUNK)}\n\ndata: [DONE]\n\n", "text/event-stream"
+            else:
+                body, kind = "\ufeff" + json.dumps(_GEMINI if "models/" in self.path else _CHAT), "application/json"
+            data = body.encode()
+            self.send_response(200)
+            self.send_header("content-type", kind)
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", hits
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _blames_the_reply(error: ProviderError, kind: str) -> None:
+    text = str(error)
+    assert f"not {kind} reply" in text and "BOM" in text, text
+    assert "could not be written as JSON" not in text and "nothing was sent" not in text, text
+
+
+def test_bom_stream_line_is_a_reply_the_server_sent(bom_server: tuple[str, list[str]]) -> None:
+    from toolwire.models.openai import ChatOpenAI
+
+    url, hits = bom_server
+    model = ChatOpenAI(model="m", base_url=url + "/v1", api_key="sk-test", max_retries=0)
+    with pytest.raises(ProviderError) as caught:
+        list(model.stream("hi"))
+    _blames_the_reply(caught.value, "an OpenAI")
+    assert hits  # (the request was sent)
+
+
+def test_bom_gemini_body_is_a_reply_the_server_sent(bom_server: tuple[str, list[str]]) -> None:
+    pytest.importorskip("google.genai")
+    from toolwire.models.google import ChatGoogleGenAI
+
+    url, hits = bom_server
+    model = ChatGoogleGenAI(model="gemini-2.0-flash", base_url=url, api_key="AIza-test", max_retries=0)
+    with pytest.raises(ProviderError) as caught:
+        model.invoke("hi")
+    _blames_the_reply(caught.value, "a Gemini")
+    assert hits
+
+
+def test_decode_errors_raised_in_json_init_are_not_unsendable() -> None:
+    from toolwire.models._sdk_errors import _unsendable
+
+    for text in ("\ufeff{}", "", "{"):
+        try:
+            json.loads(text)
+        except ValueError as exc:
+            assert _unsendable(exc, "openai") is None, text
+    try:
+        json.dumps({"tools": [{"x": float("inf")}]}, allow_nan=False)
+    except ValueError as exc:
+        found = _unsendable(exc, "openai")
+        assert found is not None and "tools[0].x" in str(found) and found.retryable is False
