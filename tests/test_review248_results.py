@@ -32,6 +32,7 @@ def test_masked_narrow_float_array_sends_null_for_masked_values(dtype):
     assert json_ready(readings) == [21.5, None, 22.25]
 
 
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
 def test_masked_float32_array_in_a_tool_result_and_artifact_and_in_two_dimensions():
     readings = np.ma.masked_equal(np.array([21.7, -9999.0, 22.25], dtype=np.float32), -9999.0)
 
@@ -125,3 +126,53 @@ class Raises:
                                    {"when": datetime.date(2024, 1, 1)}])
 def test_small_result_holding_an_enum_member_is_cheap(value):
     assert is_cheap_result(value) is True
+
+
+# ------------------------------------------------------------------ 4: big values inside other containers
+
+
+class Extra(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+def _big_ones():
+    import collections
+    import types
+
+    big = list(range(20_000))
+    return [np.array([big, big[:-1]], dtype=object), np.array(["x" * 300_000] * 4),
+            types.MappingProxyType({"a": big}), collections.UserList([big]), Extra(rows=big),
+            collections.UserDict({"a": big}), {"a": big}.values(), np.array([{"rows": big}], dtype=object)]
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_big_values_in_object_arrays_mapping_proxies_user_lists_and_extra_fields_are_not_cheap(index):
+    assert is_cheap_result(_big_ones()[index]) is False
+
+
+def test_small_values_of_those_kinds_stay_cheap():
+    import collections
+    import types
+
+    small = [1, 2, 3]
+    for value in (np.array([small, small], dtype=object), types.MappingProxyType({"a": small}),
+                  collections.UserList([small]), Extra(rows=small), np.zeros(10), range(10**30), "x" * 10,
+                  collections.UserString("abc"), {"a": 1}.keys()):
+        assert is_cheap_result(value) is (type(value) is not range), value
+
+
+def test_bounded_content_of_mappings_and_user_lists_is_the_content_and_stops_early():
+    import collections
+    import types
+
+    from toolwire.results import bounded_content
+
+    small = {"a": [1, 2.5, None], "b": datetime.date(2024, 1, 1)}
+    for value in (types.MappingProxyType(small), collections.UserDict(small), collections.ChainMap(small),
+                  collections.UserList([small, 3])):
+        assert bounded_content(value, None) == result_to_content(value)
+    big = collections.UserList(range(100_000))
+    text = bounded_content(big, 100)
+    assert "its first 100 characters kept, of more than" in text
+    text = bounded_content(types.MappingProxyType({"rows": list(range(100_000))}), 100)
+    assert "its first 100 characters kept, of more than" in text
