@@ -23,7 +23,6 @@ import base64
 import json
 import logging
 import re
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -52,7 +51,7 @@ from toolwire._result_json import (
     json_form,
     standard_block,
 )
-from toolwire._result_size import _is_array, _items, is_cheap_result  # (re-exported)
+from toolwire._result_size import _by_items, _items, is_cheap_result  # (re-exported)
 from toolwire._secrets import redact_url
 from toolwire.errors import ToolExecutionError, ToolResultError
 
@@ -483,8 +482,8 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
     Raises:
         ToolResultError: as :func:`result_to_content`.
     """
-    if type(result) in (set, frozenset, deque, range) or _is_array(result):  # as the list of its items, encoded
-        result = _items(result, limit)  # piecewise below, not written whole then cut (review 245 #2)
+    if _by_items(result):  # as the list of its items (a mapping's as a dict: review 248 #4), encoded piecewise
+        result = _items(result, limit)  # below, not written whole then cut (review 245 #2)
     if type(result) not in (dict, list, tuple) or _is_blocks(result) or _is_media_block(result):
         return truncate_content(result_to_content(result), limit)
 
