@@ -347,10 +347,17 @@ class _TaggedUnions:
         self.errors = errors
 
     def _cut(self, errors: list[Any], prefix: tuple[Any, ...], branches: list[Any]) -> list[Any]:
-        found = _union_tag(branches)
-        if found is None:
-            return errors
-        tag, values = found
+        # (each property that could be the tag, required ones first, until one picks a member: a defaulted
+        # constant the call left out (api: Literal["v1"] = "v1") tells nothing; review 247 #2)
+        for tag, values in _union_tags(branches):
+            found = self._cut_by(errors, prefix, branches, tag, values)
+            if found is not None:
+                return found
+        return errors
+
+    def _cut_by(self, errors: list[Any], prefix: tuple[Any, ...], branches: list[Any], tag: str,
+                values: list[list[Any] | None]) -> list[Any] | None:
+        """``errors`` cut by ``tag`` (see the class docstring), or None when ``tag`` tells no member apart."""
         size = len(prefix)
         objects = [b for b, v in zip(branches, values, strict=True) if v is not None]
         blocks = _member_blocks(errors, prefix, objects)
@@ -358,7 +365,7 @@ class _TaggedUnions:
             # whole value; one whose errors are all at its own level is taken for it)
             blocks = [(name, errs) for name, errs in blocks if any(len(e.get("loc", ())) > size + 1 for e in errs)]
         if len(blocks) != len(objects):  # (members sharing a name whose errors cannot be told apart: all are said)
-            return errors
+            return None
         on_tag = [[e for e in errs if tuple(e.get("loc", ()))[size + 1:] == (tag,)] for _, errs in blocks]
         picked = [index for index, errs in enumerate(on_tag) if not errs]
         given = [e.get("input") for errs in on_tag for e in errs if e.get("type") != "missing"]
@@ -366,7 +373,7 @@ class _TaggedUnions:
             branch = next((b for b, v in zip(branches, values, strict=True)
                            if v is not None and any(t == given[0] and type(t) is type(given[0]) for t in v)), None)
             if branch is None:
-                return errors
+                return None
             name, chosen = blocks[picked[0]]
             keep = {id(e) for e in chosen}
             label = f"with {tag} {_json(given[0])}"
@@ -379,7 +386,7 @@ class _TaggedUnions:
                 shown = ", ".join(_json(t) for v in values if v is not None for t in v)
                 self.missing_tag.update((i, shown) for i in keep)
         else:
-            return errors
+            return None
         dropped = {id(e) for _, errs in blocks for e in errs} - keep
         if len(objects) < len(values):  # (the errors of the members that are no object go too)
             dropped |= {id(e) for e in errors if len(loc := tuple(e.get("loc", ()))) == size + 1
@@ -423,16 +430,19 @@ def _rank(branch: Mapping[str, Any], key: Any) -> int:
     return names.index(key) if key in names else len(names)
 
 
-def _union_tag(branches: list[Any]) -> tuple[str, list[list[Any] | None]] | None:
-    """The property that tells a union's object branches apart (see :class:`_TaggedUnions`) and the values each
-    branch takes of it (``const``, or an ``enum``: ``Literal["add", "append"]``; required or with a default: review
-    242 #2), none of them shared, or ``None``. A branch that is no object (``str``) has ``None`` (review 242 #10)."""
+def _union_tags(branches: list[Any]) -> list[tuple[str, list[list[Any] | None]]]:
+    """Each property that could tell a union's object branches apart (see :class:`_TaggedUnions`), those every
+    branch requires first, with the values each branch takes of it (``const``, or an ``enum``:
+    ``Literal["add", "append"]``; required or with a default: review 242 #2), none of them shared by two branches
+    (a constant every member has alike tells none apart). A branch that is no object (``str``) has ``None`` (review
+    242 #10). Empty when there is none."""
     if len(branches) < 2:
-        return None
+        return []
     objects = [b for b in branches if isinstance(b, Mapping) and isinstance(b.get("properties"), Mapping)
                and b["properties"]]
     if len(objects) < 2:
-        return None
+        return []
+    found: list[tuple[bool, str, list[list[Any] | None]]] = []
     for name in objects[0]["properties"]:
         values: list[list[Any]] = []
         for branch in objects:
@@ -449,8 +459,10 @@ def _union_tag(branches: list[Any]) -> tuple[str, list[list[Any] | None]] | None
             texts = [_json(v) for taken in values for v in taken]
             if len(set(texts)) == len(texts):
                 it = iter(values)
-                return name, [next(it) if any(b is o for o in objects) else None for b in branches]
-    return None
+                required = all(isinstance(b.get("required"), list) and name in b["required"] for b in objects)
+                found.append((required, name, [next(it) if any(b is o for o in objects) else None
+                                               for b in branches]))
+    return [(name, values) for required, name, values in sorted(found, key=lambda f: not f[0])]
 
 
 def _json(value: Any) -> str:
