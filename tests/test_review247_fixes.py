@@ -167,7 +167,6 @@ def test_a_shared_constant_is_no_tag() -> None:
     assert "with op \"delete\": 'step.id'" in text and "step.text" not in text, text
 
 
-@pytest.mark.xfail(strict=True, reason='open')
 def test_a_left_out_defaulted_tag_picks_its_member() -> None:
     from typing import Literal
 

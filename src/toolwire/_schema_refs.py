@@ -369,14 +369,20 @@ class _TaggedUnions:
         on_tag = [[e for e in errs if tuple(e.get("loc", ()))[size + 1:] == (tag,)] for _, errs in blocks]
         picked = [index for index, errs in enumerate(on_tag) if not errs]
         given = [e.get("input") for errs in on_tag for e in errs if e.get("type") != "missing"]
-        if len(picked) == 1 and given:
-            branch = next((b for b, v in zip(branches, values, strict=True)
-                           if v is not None and any(t == given[0] and type(t) is type(given[0]) for t in v)), None)
+        # (a defaulted tag the call left out: its default picks the member the others' missing tag leaves;
+        # review 247 #3)
+        default = objects[picked[0]]["properties"][tag] if len(picked) == 1 and not given else None
+        if len(picked) == 1 and (given or (isinstance(default, Mapping) and "default" in default)):
+            if given:
+                branch = next((b for b, v in zip(branches, values, strict=True) if v is not None
+                               and any(t == given[0] and type(t) is type(given[0]) for t in v)), None)
+                label = f"with {tag} {_json(given[0])}"
+            else:
+                branch, label = objects[picked[0]], f"with {tag} {_json(default['default'])} (its default)"
             if branch is None:
                 return None
             name, chosen = blocks[picked[0]]
             keep = {id(e) for e in chosen}
-            label = f"with {tag} {_json(given[0])}"
             for err in chosen:
                 self.labels[id(err)] = f"{self.labels[id(err)]}, {label}" if id(err) in self.labels else label
             self.fields[(*prefix, name)] = list(branch["properties"])
