@@ -223,9 +223,9 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
     content of ``function_response`` parts (``{"result": text}``, or ``{"error": text}`` for a failed call),
     in the order of the calls (text of list content joined, case E4); a kept model turn is sent back with
     its parts (thought signatures) unchanged; empty text is dropped. Consecutive model turns are one content (their
-    parts joined, signatures kept), as are consecutive user turns, and a conversation whose first turn makes a
-    function call starts with a short user turn, since Gemini answers 400 "function call turn comes immediately
-    after a user turn or after a function response turn" otherwise (review 246 #1;
+    parts joined, signatures kept), as are consecutive user turns, since Gemini answers 400 "function call turn
+    comes immediately after a user turn or after a function response turn" otherwise (review 246 #1). A conversation
+    whose first turn makes a function call is given as it is (:func:`lower_request` puts a short user turn first:
     :func:`~toolwire.models.lowering._gemini_parts.start_with_user`).
 
     Args:
@@ -262,7 +262,7 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
         else:
             add_content(contents, "user", user_parts(item.content))
     instruction = {"parts": [{"text": "\n\n".join(system)}]} if system else None
-    return instruction, start_with_user(contents)
+    return instruction, contents
 
 
 def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -270,7 +270,9 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
 
     ``config`` holds ``system_instruction``, ``tools``, ``tool_config``, ``automatic_function_calling``
     (disabled: toolwire runs the tools) and the options: ``max_tokens`` becomes ``max_output_tokens``,
-    ``stop`` ``stop_sequences``; ``temperature``, ``top_p``, ``seed`` and other keys pass as is.
+    ``stop`` ``stop_sequences``; ``temperature``, ``top_p``, ``seed`` and other keys pass as is. ``contents`` are
+    :func:`lower_messages`'s, with a short user turn first when the first turn makes a function call (a history
+    trimmed to start at a call, which Gemini refuses with 400; review 246 #1).
 
     Args:
         request: messages, tools, tool_choice, parallel_tool_calls, per-call options.
@@ -289,6 +291,7 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
         SchemaError: a bound tool cannot be written as a Gemini function declaration.
     """
     system, contents = lower_messages(request.messages)
+    start_with_user(contents)  # (a history that starts at a call: review 246 #1)
     config: dict[str, Any] = {}
     if system:
         config["system_instruction"] = system
