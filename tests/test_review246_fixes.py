@@ -38,8 +38,13 @@ def _valid_gemini_turns(contents: list[dict]) -> bool:
     [AIMessage("Checking."), AIMessage("", tool_calls=[CALL]), ToolMessage("18C", tool_call_id="c1")],
 ], ids=["text-then-call", "empty-user-between", "starts-at-a-call", "starts-with-text-then-call"])
 def test_gemini_sends_a_call_turn_after_a_user_or_response_turn(conversation: list) -> None:
-    _, contents = gemini.lower_messages(conversation)
+    contents = gemini.lower_request(_request(conversation), "gemini-2.5-flash")["contents"]
     assert _valid_gemini_turns(contents), _roles(contents)
+
+
+def test_gemini_lower_messages_keeps_a_leading_call_turn_first_as_anthropic_does() -> None:
+    _, contents = gemini.lower_messages([AIMessage("", tool_calls=[CALL]), ToolMessage("18C", tool_call_id="c1")])
+    assert _roles(contents) == ["model(fc)", "user"]
 
 
 def test_gemini_joins_model_turns_keeping_text_and_call() -> None:
@@ -146,3 +151,52 @@ def test_an_anthropic_sdk_assistant_dict_is_still_read_as_its_calls() -> None:
     read = message_from_dict({"role": "assistant", "content": [
         {"type": "tool_use", "id": "toolu_9", "name": "get_time", "input": {}}]})
     assert [c["id"] for c in read.tool_calls] == ["toolu_9"]
+
+
+# --------------------------------------------------------------------------- 4: late results of reused ids
+
+def _late_result_conversation() -> list:
+    return [HumanMessage("Book a flight and check the weather"),
+            AIMessage("", tool_calls=[{"name": "book_flight", "args": {"to": "Oslo"}, "id": "call_0"},
+                                      {"name": "get_weather", "args": {"city": "Oslo"}, "id": "call_1"}]),
+            ToolMessage("Oslo: 3C", tool_call_id="call_1", name="get_weather"),
+            AIMessage("", tool_calls=[{"name": "get_time", "args": {"city": "Oslo"}, "id": "call_0"}]),
+            ToolMessage("14:05", tool_call_id="call_0", name="get_time"),
+            ToolMessage("Booked: PNR X7Q2", tool_call_id="call_0", name="book_flight")]
+
+
+def test_a_late_result_goes_to_the_call_of_its_tool_on_chat_completions() -> None:
+    sent = openai.lower_messages(_late_result_conversation())
+    tools = [m for m in sent if m["role"] == "tool"]
+    assert [(m["tool_call_id"], m["content"]) for m in tools] == [
+        ("call_0", "Booked: PNR X7Q2"), ("call_1", "Oslo: 3C"), ("call_0", "14:05")]
+
+
+def test_a_late_result_goes_to_the_call_of_its_tool_on_anthropic_and_gemini() -> None:
+    _, turns = anthropic.lower_messages(_late_result_conversation())
+    results = [b for t in turns if t["role"] == "user" for b in t["content"] if b.get("type") == "tool_result"]
+    assert "PNR" in json.dumps(results[0]["content"])
+    assert "14:05" in json.dumps(results[-1]["content"])
+    _, contents = gemini.lower_messages(_late_result_conversation())
+    responses = [p["function_response"] for c in contents for p in c["parts"] if "function_response" in p]
+    assert [(r["name"], r["response"]["result"]) for r in responses] == [
+        ("book_flight", "Booked: PNR X7Q2"), ("get_weather", "Oslo: 3C"), ("get_time", "14:05")]
+
+
+def test_a_result_without_a_name_still_goes_to_the_latest_call_of_its_id() -> None:
+    conversation = [*_late_result_conversation()[:4], ToolMessage("14:05", tool_call_id="call_0")]
+    sent = openai.lower_messages(conversation)
+    assert sent[-1] == {"role": "tool", "tool_call_id": "call_0", "content": "14:05"}
+
+
+def test_results_of_a_turn_that_repeats_an_id_go_to_the_calls_of_their_tools() -> None:
+    conversation = [HumanMessage("start"),
+                    AIMessage("", tool_calls=[{"name": "a", "args": {}, "id": "call_0"},
+                                              {"name": "b", "args": {}, "id": "call_0"}]),
+                    ToolMessage("result-of-b", name="b", tool_call_id="call_0"),
+                    ToolMessage("result-of-a", name="a", tool_call_id="call_0")]
+    _, contents = gemini.lower_messages(conversation)
+    responses = [p["function_response"] for p in contents[-1]["parts"]]
+    assert [(r["name"], r["response"]["result"]) for r in responses] == [("a", "result-of-a"), ("b", "result-of-b")]
+    sent = openai.lower_messages(conversation)
+    assert [m["content"] for m in sent if m["role"] == "tool"] == ["result-of-a", "result-of-b"]

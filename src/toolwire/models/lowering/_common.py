@@ -288,18 +288,17 @@ def group_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage | list[T
     call of the last assistant turn when some of that turn's calls have results and it has none (review 72: all three
     providers refuse a turn answered in part, and Gemini, which pairs results by position and name, would have read
     the one result as another call's). The calls of the last assistant turn with no result at all after it are left
-    as they are (the caller is about to answer them).
+    as they are (the caller is about to answer them). Where ids repeat (providers that number calls ``call_0``... in
+    every reply), a result that names its tool goes to the latest turn whose call of its id has that name, and, in a
+    turn that repeats an id, to the call of that tool (review 246 #4); a result without a name goes to the latest.
     """
-    from toolwire._agent_checks import stale_answer  # (that module imports this one)
-
     out: list[BaseMessage | list[ToolMessage]] = []
-    turns: dict[str, int] = {}  # call id -> index in ``out`` of the latest assistant turn that made it
-    orders: dict[int, dict[str, int]] = {}  # that turn's index -> its calls' order
+    turns: dict[str, list[int]] = {}  # call id -> indexes in ``out`` of the assistant turns that made it, in order
     made: dict[int, list[ToolCall | InvalidToolCall]] = {}  # that turn's index -> its calls
 
     for message in messages:
         if isinstance(message, ToolMessage):
-            at = turns.get(message.tool_call_id)
+            at = _answered_turn(message, turns.get(message.tool_call_id), made)
             if at is None:
                 out.append(_orphan_result(message))
                 continue
@@ -310,21 +309,18 @@ def group_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage | list[T
             else:
                 out.insert(at + 1, [message])
                 for key, value in turns.items():  # the turns after it moved one place on
-                    if value > at:
-                        turns[key] = value + 1
-                orders = {(k + 1 if k > at else k): v for k, v in orders.items()}
+                    turns[key] = [v + 1 if v > at else v for v in value]
                 made = {(k + 1 if k > at else k): v for k, v in made.items()}
             continue
         if isinstance(message, AIMessage):
             calls = assistant_calls(message)
             if calls:
                 index = len(out)
-                orders[index] = {str(c.get("id")): n for n, c in enumerate(calls)}
                 made[index] = calls
-                turns.update({str(c.get("id")): index for c in calls})
+                for key in dict.fromkeys(str(c.get("id")) for c in calls):
+                    turns.setdefault(key, []).append(index)
         out.append(message)
-    for at in sorted(orders, reverse=True):  # from the end: an inserted group moves nothing still to come
-        order = orders[at]
+    for at in sorted(made, reverse=True):  # from the end: an inserted group moves nothing still to come
         grouped = at + 1 < len(out) and isinstance(out[at + 1], list)
         run: list[ToolMessage] = out[at + 1] if grouped else []  # type: ignore[assignment]
         need: dict[str, int] = {}  # results each call id takes: one per call (a turn may repeat an id)
@@ -336,23 +332,63 @@ def group_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage | list[T
         twice = sorted(i for i, got in by_id.items() if len(got) > need.get(i, 1))
         if twice:
             log.warning("tool call %s has several results: the request sends the last", ", ".join(twice))
-        kept = [m for i, got in by_id.items() for m in got[-need.get(i, 1):]]  # one per call: the last given
-        if grouped or at + 1 < len(out):  # results given, or the conversation went on: every call needs its result
-            seen: dict[str, int] = {}
-            for call in made[at]:
-                key = str(call.get("id"))
-                seen[key] = seen.get(key, 0) + 1
-                if seen[key] > len(by_id.get(key, ())):
-                    kept.append(stale_answer(call))
+        kept = _paired_results(made[at], by_id, grouped or at + 1 < len(out))
         if not kept:
             continue
-        place = {id(m): n for n, m in enumerate(run)}
-        kept.sort(key=lambda m: (order.get(m.tool_call_id, len(order)), place.get(id(m), len(run))))
         if grouped:
             out[at + 1] = kept
         else:
             out.insert(at + 1, kept)
     return out
+
+
+def _paired_results(calls: list[ToolCall | InvalidToolCall], by_id: dict[str, list[ToolMessage]],
+                    complete: bool) -> list[ToolMessage]:
+    """One result for each of a turn's ``calls``, in call order, from its results ``by_id`` (in the order given).
+
+    A call takes the last result of its id; when the turn repeats an id, a result that names a call's tool (its
+    ``name``) goes to that call first, so one tool's result is not sent as another's (review 246 #4), and the
+    others take the last results left, in call order. When ``complete`` (results were given, or the conversation
+    went on), a call left without one gets the error result the Agent gives such a call (:func:`stale_answer`)."""
+    from toolwire._agent_checks import stale_answer  # (that module imports this one)
+
+    answers: list[tuple[int, ToolMessage]] = []
+    answered: set[int] = set()
+    for key, got in by_id.items():
+        positions = [n for n, c in enumerate(calls) if str(c.get("id")) == key]
+        left = list(got)
+        free: list[int] = []
+        for n in positions:
+            name = calls[n].get("name")
+            match = next((m for m in reversed(left) if m.name and m.name == name), None) if len(positions) > 1 else None
+            if match is None:
+                free.append(n)
+                continue
+            left.remove(match)
+            answers.append((n, match))
+            answered.add(n)
+        for n, message in zip(free, left[-len(free):] if free else [], strict=False):  # the last given
+            answers.append((n, message))
+            answered.add(n)
+    if complete:
+        answers.extend((n, stale_answer(c)) for n, c in enumerate(calls) if n not in answered)
+    answers.sort(key=lambda pair: pair[0])
+    return [message for _, message in answers]
+
+
+def _answered_turn(message: ToolMessage, at: list[int] | None,
+                   made: dict[int, list[ToolCall | InvalidToolCall]]) -> int | None:
+    """The index of the assistant turn a result answers, of the turns ``at`` that made a call of its id: the latest,
+    or, when several did (providers that number calls ``call_0``... in every reply) and the result names its tool,
+    the latest whose call of that id has that name, so a late result of an earlier turn's call is not sent as the
+    answer to a later call of another tool (review 246 #4). None when no turn made it."""
+    if not at:
+        return None
+    if len(at) > 1 and message.name:
+        for index in reversed(at):
+            if any(str(c.get("id")) == message.tool_call_id and c.get("name") == message.name for c in made[index]):
+                return index
+    return at[-1]
 
 
 def _orphan_result(message: ToolMessage) -> BaseMessage:
