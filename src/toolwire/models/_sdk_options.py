@@ -74,6 +74,10 @@ _BUILT: dict[str, str] = {
     "streaming": "call model.stream(...), or build the model with streaming=True",
     "stream_options": "build the model with ChatOpenAI(..., stream_usage=True or False)",
 }
+# settings of the client a model is made with, which a call's options (or model_kwargs) would send as request fields:
+# an api_key among them would reach the server in the request's body
+_CLIENT = frozenset({"api_key", "base_url", "organization", "max_retries", "retry_backoff", "default_headers",
+                     "default_query"})
 
 
 def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -134,11 +138,16 @@ def refuse_class_format(owner: str, where: str, options: Mapping[str, Any], *, s
 
 
 def _refuse_built(owner: str, where: str, options: Mapping[str, Any]) -> None:
-    """Refuse a key of ``options`` naming a request field toolwire writes (:data:`_BUILT`), which would replace it, and
+    """Refuse a key of ``options`` naming a request field toolwire writes (:data:`_BUILT`), which would replace it, or a
+    setting of the model's client (:data:`_CLIENT`: ``api_key``, ``max_retries``...), which would be sent as a request
+    field (an ``api_key`` in the request's body), and
     a class as ``response_format`` (:func:`refuse_class_format`, its advice the one every API can follow: a model
     whose API takes a JSON Schema dict there checks first, with its own)."""
     refuse_class_format(owner, where, options)
     for key in options:
+        if key in _CLIENT:
+            raise UserError(f"{owner}: {where} cannot set {key!r}, a setting of the client the model is made with: "
+                            f"give it when the model is made, {owner}(..., {key}=...).")
         if key in _BUILT:
             raise UserError(f"{owner}: {where} cannot set {key!r}, a request field toolwire writes itself: "
                             f"{_BUILT[key]}.")
