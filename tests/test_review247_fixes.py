@@ -208,3 +208,39 @@ def test_member_classes_sharing_a_name_keep_the_picked_members_errors() -> None:
     assert "Input should be 'num'" not in text, text
     text = _said(run, {"step": {"op": "num", "v": "x"}})
     assert "with op \"num\": 'step.v'" in text and "Input should be 'txt'" not in text, text
+
+
+# -- #5: structured output's union errors are capped -----------------------------------------------------------------
+
+def test_structured_output_union_errors_are_capped_as_others_are() -> None:
+    from typing import Literal
+
+    from pydantic import BaseModel
+
+    from toolwire import AIMessage
+    from toolwire.errors import ToolCallParseError
+    from toolwire.messages import tool_call
+    from toolwire.models._structured_retry import _MOST_PROBLEMS
+    from toolwire.testing import ScriptedChatModel
+
+    class Add(BaseModel):
+        op: Literal["add"]
+        text: str
+
+    class Delete(BaseModel):
+        op: Literal["delete"]
+        id: int
+
+    class Plan(BaseModel):
+        """A plan."""
+
+        steps: list[Add | Delete]
+
+    bad = AIMessage("", tool_calls=[tool_call("Plan", {"steps": [{"op": "delete", "id": f"n{i}"} for i in range(40)]},
+                                              "c1")])
+    with pytest.raises(ToolCallParseError) as caught:
+        ScriptedChatModel([bad]).with_structured_output(Plan).invoke("Plan it.")
+    text = str(caught.value)
+    assert "with op \"delete\": 'steps.0.id'" in text, text
+    assert f"'steps.{_MOST_PROBLEMS - 1}.id'" in text and f"'steps.{_MOST_PROBLEMS}.id'" not in text, text
+    assert f"and {40 - _MOST_PROBLEMS} more" in text and len(text) < 1000, text

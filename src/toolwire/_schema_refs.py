@@ -221,7 +221,7 @@ _UNKNOWN_KEY = ("extra_forbidden", "unexpected_keyword_argument")  # (the second
 
 
 def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str] = (),
-                       schema: Mapping[str, Any] | None = None) -> str:
+                       schema: Mapping[str, Any] | None = None, most: int | None = None) -> str:
     """Return a pydantic ``ValidationError`` as one message naming each field, what was expected and
     what came, e.g. ``"Invalid arguments for tool 'f': 'k': Input should be a valid integer (got 'x')."``.
 
@@ -236,6 +236,7 @@ def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str
             (``p.meow``, ``u``); the errors then at the same path with the same input are joined with
             "or". Without it the ``loc`` is shown as it is. An unknown key inside an object is named as a
             field of that object, whose fields the schema lists.
+        most: how many problems to name at most, the rest counted (``...; and 35 more``); None for all.
     """
     entries: list[str | tuple[str, str]] = []  # a finished part, or the (path, input) of an "or" part
     messages: dict[tuple[str, str], list[str]] = {}
@@ -293,6 +294,10 @@ def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str
             entry = f"{labelled[index]}: {entry}"
         if entry not in parts:
             parts.append(entry)
+    if most is not None and len(parts) > most:  # (structured output's feedback: review 247 #5)
+        parts = [*parts[:most], f"and {len(parts) - most} more"]
+        objects = {parent: fields for parent, fields in objects.items()
+                   if any(f"'{parent}'" in part for part in parts)}
     text = f"Invalid arguments for tool '{tool_name}': " + "; ".join(parts) + "."
     names = list(known)
     if extra and names:

@@ -105,7 +105,8 @@ def problems_text(exc: Exception, name: str, schema: Mapping[str, Any] | None = 
 
 def _as_a_tools(exc: ValidationError, errors: list[Any], name: str, schema: Mapping[str, Any]) -> str | None:
     """``exc`` worded as a tool's arguments are (:func:`~toolwire._schema_refs.validation_message`), without its
-    opening and closing, when one of ``errors`` is inside a union (a step of its ``loc`` is a member's label, which
+    opening and closing, its problems capped at :data:`_MOST_PROBLEMS` as the others are, when one of ``errors`` is
+    inside a union (a step of its ``loc`` is a member's label, which
     the path the model wrote leaves out); else None."""
     from toolwire._schema_refs import shown_path, validation_message
 
@@ -113,7 +114,8 @@ def _as_a_tools(exc: ValidationError, errors: list[Any], name: str, schema: Mapp
                for err in errors):
         return None
     properties = schema.get("properties")
-    text = validation_message(exc, name, list(properties) if isinstance(properties, Mapping) else (), schema)
+    text = validation_message(exc, name, list(properties) if isinstance(properties, Mapping) else (), schema,
+                              most=_MOST_PROBLEMS)  # (capped as the other errors are: review 247 #5)
     opening = f"Invalid arguments for tool '{name}': "
     return text[len(opening):].removesuffix(".") if text.startswith(opening) else None
 
