@@ -176,3 +176,23 @@ def test_bounded_content_of_mappings_and_user_lists_is_the_content_and_stops_ear
     assert "its first 100 characters kept, of more than" in text
     text = bounded_content(types.MappingProxyType({"rows": list(range(100_000))}), 100)
     assert "its first 100 characters kept, of more than" in text
+
+
+# ------------------------------------------------------------------ 6: narrow floats in records, complex64, edges
+
+
+def test_structured_array_and_complex64_are_written_with_their_short_float_text():
+    records = np.array([(1, 21.7)], dtype=[("id", "i4"), ("temp", "f4")])
+    assert json.loads(result_to_content(records)) == [[1, 21.7]]
+    assert json.loads(result_to_content(records[0])) == [1, 21.7]
+    assert json.loads(result_to_content(np.array([1.1 + 2.2j], dtype=np.complex64))) == ["1.1+2.2j"]
+    masked = np.ma.masked_array(np.array([1.1 + 1j, 2j], dtype=np.complex64), mask=[False, True])
+    assert json.loads(result_to_content(masked)) == ["1.1+1j", None]
+
+
+def test_narrow_floats_are_numpy_s_own_text_at_large_exponents_and_binade_edges():
+    values = np.array([-8.6632096e30, 3.4028235e38, 1e-45], dtype=np.float32)
+    assert json.loads(result_to_content(values)) == [float(str(v)) for v in values]
+    halves = np.arange(1, 0x7C00, dtype=np.uint16).view(np.float16)  # every positive finite float16
+    assert json.loads(result_to_content(halves)) == [float(str(v)) for v in halves]
+    assert json.loads(result_to_content(np.array([0.015625], dtype=np.float16))) == [0.01563]

@@ -22,11 +22,11 @@ def json_fallback(value: Any) -> Any:
     ``UserDict``) a dict; a dict's ``keys()`` or ``values()``, a ``range`` (of at most 100,000 items; a longer one
     its text), a set or a sequence (``UserList``) a list, and ``items()`` a list of ``[key, value]`` pairs; an
     array or number type with ``tolist()`` (numpy's, and so pandas values) its Python value (a ``float32`` or
-    ``float16`` as the float of its own shortest text, ``21.7``: :func:`~toolwire._narrow_floats.shortest_floats`;
-    ``str()`` of a
-    2,000-item array keeps only its first and last items), a number whose ``tolist()`` gives back its own type
-    (numpy's ``longdouble``, ``clongdouble``) a ``float`` or ``complex`` (:func:`_number`); anything else its
-    ``str()``; an object whose ``str()`` fails, ``"<TYPE object>"`` (the tool did return).
+    ``float16`` as the float of its own shortest text, ``21.7``, a ``complex64``'s parts and a record's such fields
+    alike: :func:`~toolwire._narrow_floats.shortest_floats`; ``str()`` of a 2,000-item array keeps only its first
+    and last items), a number whose ``tolist()`` gives back its own type (numpy's ``longdouble``, ``clongdouble``)
+    a ``float`` or ``complex`` (:func:`_number`); anything else its ``str()``; an object whose ``str()`` fails,
+    ``"<TYPE object>"`` (the tool did return).
 
     An object whose class has neither ``__str__`` nor ``__repr__`` of its own is written ``<Foo object at 0x...>``,
     its class by its ``__qualname__`` without the module (a ``--tools`` file's is imported under an internal name)
