@@ -244,3 +244,42 @@ def test_structured_output_union_errors_are_capped_as_others_are() -> None:
     assert "with op \"delete\": 'steps.0.id'" in text, text
     assert f"'steps.{_MOST_PROBLEMS - 1}.id'" in text and f"'steps.{_MOST_PROBLEMS}.id'" not in text, text
     assert f"and {40 - _MOST_PROBLEMS} more" in text and len(text) < 1000, text
+
+
+# -- #7: a default instance that reaches itself is left out of the schema, not refused ----------------------------
+
+def test_a_cyclic_default_instance_is_left_out_not_refused() -> None:
+    import dataclasses
+
+    from pydantic import BaseModel, ConfigDict
+
+    from toolwire import Tool
+
+    @dataclasses.dataclass
+    class Config:
+        name: str
+        links: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    by_dict = Config("by-dict")
+    by_dict.links["self"] = by_dict
+    by_list = Config("by-list")
+    loop: list[Any] = []
+    loop.append(loop)
+    by_list.links["loop"] = loop
+
+    class Node(BaseModel):
+        model_config = ConfigDict(arbitrary_types_allowed=True)
+        name: str
+        extra: dict[str, Any] = {}
+
+    node = Node(name="node")
+    node.extra["me"] = node
+
+    for default in (by_dict, by_list, node):
+        def run(config: Any = default) -> str:
+            """Run with a config."""
+            return str(config.name)
+
+        made = Tool.from_function(run)
+        assert "default" not in made.spec.parameters["properties"]["config"]
+        assert made.invoke({"type": "tool_call", "name": "run", "id": "c", "args": {}}).content == default.name

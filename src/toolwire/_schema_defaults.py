@@ -55,26 +55,38 @@ _NO_JSON: Any = object()
 _JSON_SCALARS = (str, int, float, bool, type(None))  # (a tuple made once, not a union per call)
 
 
-def _finite(value: Any) -> bool:
+def _finite(value: Any, _inside: frozenset[int] = frozenset()) -> bool:
     """Whether ``value`` (JSON-like data, or a default's Python value) holds no ``inf``/``nan``, which JSON cannot
     carry: a ``float`` one or a ``Decimal`` one (written ``"NaN"``/``"Infinity"``, which the validator refuses:
     review 237 #3), as an item, a dict key or value, or a field of a model or dataclass instance (pydantic writes a
-    float one there as ``null``, and a key as ``"None"`` or ``"NaN"``, none of them the default: review 242 #6)."""
+    float one there as ``null``, and a key as ``"None"`` or ``"NaN"``, none of them the default: review 242 #6).
+
+    An instance that reaches itself (a config listing itself in a dict field), or holds a list or dict that does,
+    is not walked again (``_inside``: the ids of the instances it is in): pydantic's dump then finds the cycle, and
+    the default is left out of the schema (review 247 #7). A list or dict that holds itself outside any instance
+    still raises ``RecursionError`` (a :class:`SchemaError` for a parameter's default: review 83)."""
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:  # (the usual default: no more tests)
         return True
     if isinstance(value, float):
         return math.isfinite(value)
     if isinstance(value, dict):
-        return all(_finite(k) and _finite(v) for k, v in value.items())
+        return all(_finite(k, _inside) and _finite(v, _inside) for k, v in value.items())
     if isinstance(value, (list, tuple, set, frozenset)):
-        return all(_finite(v) for v in value)
+        return all(_finite(v, _inside) for v in value)
     if isinstance(value, decimal.Decimal):
         return value.is_finite()
-    if isinstance(value, BaseModel):
-        return _finite(value.__dict__) and _finite(getattr(value, "__pydantic_extra__", None) or {})
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return all(_finite(getattr(value, field.name, None)) for field in dataclasses.fields(value))
+    if isinstance(value, BaseModel) or (dataclasses.is_dataclass(value) and not isinstance(value, type)):
+        if id(value) in _inside:
+            return True
+        inside = _inside | {id(value)}
+        try:
+            if isinstance(value, BaseModel):
+                return _finite(value.__dict__, inside) and _finite(getattr(value, "__pydantic_extra__", None) or {},
+                                                                   inside)
+            return all(_finite(getattr(value, field.name, None), inside) for field in dataclasses.fields(value))
+        except RecursionError:  # (a list or dict in it that holds itself: the dump finds the cycle)
+            return True
     return True
 
 
