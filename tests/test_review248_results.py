@@ -196,3 +196,33 @@ def test_narrow_floats_are_numpy_s_own_text_at_large_exponents_and_binade_edges(
     halves = np.arange(1, 0x7C00, dtype=np.uint16).view(np.float16)  # every positive finite float16
     assert json.loads(result_to_content(halves)) == [float(str(v)) for v in halves]
     assert json.loads(result_to_content(np.array([0.015625], dtype=np.float16))) == [0.01563]
+
+
+# ------------------------------------------------------------------ 5: Responses parts on the MCP server
+
+
+def test_mcp_server_sends_responses_parts_as_mcp_blocks_not_json_text():
+    import base64
+
+    from toolwire.mcp.server import _served, message_to_result
+
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\x00" * 300).decode()
+    pdf = base64.b64encode(b"%PDF-1.4" + b"\x00" * 300).decode()
+
+    @tool
+    def chart() -> list:
+        """Sales chart."""
+        return [{"type": "input_text", "text": "Sales chart:"},
+                {"type": "input_image", "image_url": f"data:image/png;base64,{png}"},
+                {"type": "input_image", "image_url": "https://example.com/c.png"},
+                {"type": "input_file", "filename": "r.pdf", "file_data": f"data:application/pdf;base64,{pdf}"},
+                {"type": "input_file", "file_id": "file-1"}]
+
+    blocks = message_to_result(_served(chart).invoke(_call("chart")))["content"]
+    assert blocks[0] == {"type": "text", "text": "Sales chart:"}
+    assert blocks[1] == {"type": "image", "data": png, "mimeType": "image/png"}
+    assert blocks[2] == {"type": "text", "text": "Image: https://example.com/c.png"}
+    assert blocks[3] == {"type": "resource", "resource": {"uri": "attachment:///r.pdf", "blob": pdf,
+                                                          "mimeType": "application/pdf"}}
+    assert blocks[4]["type"] == "text" and "file-1" in blocks[4]["text"]
+    assert all(png not in b.get("text", "") and pdf not in b.get("text", "") for b in blocks)

@@ -32,17 +32,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import functools
 import inspect
 import json
 import logging
 import os
-import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from types import AsyncGeneratorType
 from typing import Any, Literal
-from urllib.parse import quote
 
 from toolwire._daemon_pool import loop_pool
 from toolwire._extras import install_hint
@@ -51,6 +48,7 @@ from toolwire._warn_site import warn_user
 from toolwire.errors import SchemaError, ToolExecutionError, UserError
 from toolwire.mcp._http_security import OriginCheck, exposure_warning, is_loopback, security_settings
 from toolwire.mcp._protocol import for_version, negotiated_v1, refuse_unknown_tools, unknown_tool_error
+from toolwire.mcp._served_content import _blocks, _shortened
 from toolwire.mcp._stdio_errors import LineCheck
 from toolwire.messages import ToolMessage, new_tool_call_id
 from toolwire.results import _is_block, valid_blocks
@@ -62,7 +60,6 @@ Transport = Literal["stdio", "http"]
 SHUTDOWN_SECONDS = 2.0
 """The longest a cancelled HTTP server waits for its open connections to close before it lets them go."""
 
-_DATA_URL = re.compile(r"^data:(?P<mime>[\w.+-]+/[\w.+-]+);base64,(?P<data>.*)$", re.S)
 log = logging.getLogger("toolwire.mcp")
 
 
@@ -170,54 +167,9 @@ def _has_links(result: Any) -> bool:
     return any(links) and all(link or _is_block(b) for link, b in zip(links, result, strict=True))
 
 
-def _blocks(content: str | list[Any]) -> list[dict[str, Any]]:
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    out: list[dict[str, Any]] = []
-    for block in content:
-        if isinstance(block, str):
-            out.append({"type": "text", "text": block})
-            continue
-        kind = block.get("type")
-        data, mime = _payload(block)
-        if kind == "text":
-            out.append({"type": "text", "text": str(block.get("text", ""))})
-        elif kind in ("image", "audio") and data:
-            mime = mime or ("image/png" if kind == "image" else "audio/wav")
-            out.append({"type": kind, "data": data, "mimeType": mime})
-        elif kind == "resource" and isinstance(block.get("resource"), dict):  # an MCP embedded resource, as it is
-            out.append({"type": "resource", "resource": block["resource"]})
-        elif kind == "resource_link" and _links_sent():  # valid MCP content (2025-06-18 on), as it is
-            out.append(block)
-        elif kind in ("file", "document") and data:  # binary content: an embedded resource (review 32)
-            name = str(block.get("filename") or block.get("name") or "attachment")  # (RFC 3986 escaped: review 224 #3)
-            out.append({"type": "resource", "resource": {"uri": f"attachment:///{quote(name, safe='')}", "blob": data,
-                                                         "mimeType": mime or "application/octet-stream"}})
-        elif kind == "image_url" or (kind == "image" and isinstance(block.get("url"), str)):  # an image by URL
-            url = block.get("image_url") if kind == "image_url" else block["url"]
-            url = url.get("url") if isinstance(url, dict) else url
-            match = _DATA_URL.match(str(url or ""))
-            out.append({"type": "image", "data": match["data"], "mimeType": match["mime"]} if match
-                       else {"type": "text", "text": f"Image: {url}"})
-        else:
-            out.append({"type": "text", "text": json.dumps(block, ensure_ascii=False, default=str)})
-    return out
-
-
-@functools.cache
-def _links_sent() -> bool:
-    """Whether the installed SDK's types have MCP's ``resource_link`` content block (else it goes out as JSON text)."""
-    try:
-        import mcp.types
-    except ImportError:
-        return False
-    return hasattr(mcp.types, "ResourceLink")
-
-
 _TOLD_UNSENDABLE: set[str] = set()
 """The tools :func:`_sendable` has logged about (each once per process)."""
 
-_LONG = 120  # characters of a base64 payload kept in a block sent as text
 
 
 def _sendable(types: Any, result: dict[str, Any], tool_name: str) -> dict[str, Any]:
@@ -255,30 +207,6 @@ def _advice(block: Any) -> str:
     if kind == "resource_link":
         return "give it a uri and a name, such as {'type': 'resource_link', 'uri': 'file:///x.csv', 'name': 'x.csv'}."
     return "return text, or blocks such as {'type': 'image', 'base64': ..., 'mime_type': 'image/png'}."
-
-
-def _shortened(value: Any) -> Any:
-    """``value`` with each long ``data``/``blob``/``base64`` string cut to its start and its length."""
-    if isinstance(value, dict):
-        return {k: f"{v[:_LONG]}... ({len(v)} characters)" if k in ("data", "blob", "base64") and isinstance(v, str)
-                and len(v) > _LONG else _shortened(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_shortened(v) for v in value]
-    return value
-
-
-def _payload(block: dict[str, Any]) -> tuple[Any, Any]:
-    """``(base64 data, MIME type)`` of a content block in any form toolwire keeps as binary content: ``base64`` or
-    ``data`` with ``mime_type``/``mimeType``, an Anthropic-style ``source`` dict (``data``, ``media_type``), or a
-    ``url``/``data`` holding a ``data:`` URL (LangChain's form); ``(None, None)`` when it carries none."""
-    source = block.get("source")
-    if isinstance(source, dict) and source.get("data"):
-        return source["data"], source.get("media_type") or source.get("mime_type")
-    for key in ("url", "data"):
-        match = _DATA_URL.match(block[key]) if isinstance(block.get(key), str) else None
-        if match:
-            return match["data"], match["mime"]
-    return block.get("base64") or block.get("data"), block.get("mime_type") or block.get("mimeType")
 
 
 def message_to_result(message: ToolMessage) -> dict[str, Any]:
