@@ -283,3 +283,54 @@ def test_a_cyclic_default_instance_is_left_out_not_refused() -> None:
         made = Tool.from_function(run)
         assert "default" not in made.spec.parameters["properties"]["config"]
         assert made.invoke({"type": "tool_call", "name": "run", "id": "c", "args": {}}).content == default.name
+
+
+# -- #6: a required InjectedToolCallId key of Unpack[TD] outside a call ----------------------------------------------
+
+def test_a_required_call_id_key_outside_a_call_is_told_to_be_not_required() -> None:
+    pytest.importorskip("langchain_core")
+    from typing import Annotated, NotRequired
+
+    from langchain_core.tools import InjectedToolCallId
+    from typing_extensions import TypedDict, Unpack
+
+    from toolwire import Tool
+    from toolwire.errors import UserError
+
+    # (built at run time: the annotations of local classes and functions are text under __future__.annotations)
+    opts = TypedDict("opts", {"city": str, "tool_call_id": Annotated[str, InjectedToolCallId]})  # noqa: UP013
+
+    def weather(**kwargs: Any) -> str:
+        """Weather."""
+        return json.dumps(kwargs)
+
+    weather.__annotations__ = {"kwargs": Unpack[opts], "return": str}
+
+    made = Tool.from_function(weather)
+    with pytest.raises(UserError) as caught:
+        made.invoke({"city": "Rome"})
+    text = str(caught.value)
+    assert "key 'tool_call_id'" in text and "NotRequired[...]" in text, text
+    assert "default" not in text, text
+    assert json.loads(str(made.invoke({"type": "tool_call", "name": "weather", "id": "c7",
+                                       "args": {"city": "Rome"}}).content)) == {"city": "Rome", "tool_call_id": "c7"}
+
+    loose_opts = TypedDict("loose_opts", {"city": str,  # noqa: UP013
+                                          "tool_call_id": NotRequired[Annotated[str, InjectedToolCallId]]})
+
+    def loose(**kwargs: Any) -> str:
+        """Weather."""
+        return json.dumps(kwargs)
+
+    loose.__annotations__ = {"kwargs": Unpack[loose_opts], "return": str}
+
+    assert json.loads(str(Tool.from_function(loose).invoke({"city": "Rome"}))) == {"city": "Rome"}
+
+    def named(city: str, tool_call_id: str) -> str:
+        """Weather."""
+        return city
+
+    named.__annotations__ = {"city": str, "tool_call_id": Annotated[str, InjectedToolCallId], "return": str}
+
+    with pytest.raises(UserError, match="give that parameter a default"):
+        Tool.from_function(named).invoke({"city": "Rome"})

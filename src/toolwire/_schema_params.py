@@ -251,7 +251,7 @@ def injected_key(tool_name: str, name: str, key: str, annotation: Any,
     if kind is None:
         return None
     if kind == "InjectedToolCallId":
-        return kind, functools.partial(_call_id, tool_name, inspect.Parameter.empty if required else OMIT)
+        return kind, functools.partial(_call_id, tool_name, inspect.Parameter.empty if required else OMIT, key)
     if required:
         raise SchemaError(f"Tool {tool_name!r} takes **{name}: Unpack[...] whose key {key!r} is injected ({kind}), "
                           "which toolwire has no value for and never takes from the model: make the key NotRequired "

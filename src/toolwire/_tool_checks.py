@@ -303,18 +303,22 @@ def _runnable_config(annotation: Any) -> bool:
         map(_runnable_config, annotation.__args__))
 
 
-def _call_id(tool_name: str, default: Any) -> Any:
-    """The id of the call being run, for an ``InjectedToolCallId`` parameter; outside a call (``tool.invoke(args)``)
-    its default, and without one a :class:`UserError` (as LangChain refuses it: the parameter wants a text id)."""
+def _call_id(tool_name: str, default: Any, key: str | None = None) -> Any:
+    """The id of the call being run, for an ``InjectedToolCallId`` parameter (or ``key`` of ``**kwargs:
+    Unpack[TD]``); outside a call (``tool.invoke(args)``) its default, and without one a :class:`UserError` (as
+    LangChain refuses it: the parameter wants a text id), which tells a required key to be ``NotRequired`` (a key
+    has no default: review 247 #6)."""
     from toolwire._tool_run import _CURRENT_CALL, current_call_id
 
     if _CURRENT_CALL.get() is not None:
         return current_call_id()
     if default is not inspect.Parameter.empty:
         return default
+    fix = ("give that parameter a default" if key is None else
+           f"make its key {key!r} NotRequired[...] in the TypedDict (it is then not passed outside a tool call)")
     raise UserError(f"Tool {tool_name!r} takes the id of its tool call (InjectedToolCallId): invoke it with a tool "
                     "call, {\"name\", \"args\", \"id\", \"type\": \"tool_call\"}, not with its arguments alone, or "
-                    "give that parameter a default.")
+                    f"{fix}.")
 
 
 def langchain_filled(tool_name: str, name: str, annotation: Any, default: Any) -> Callable[[], Any] | None:
