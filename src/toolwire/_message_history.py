@@ -10,9 +10,14 @@ user found neither function). :meth:`~toolwire.messages.BaseMessage.to_dict` sta
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
+from pydantic_core import to_jsonable_python
+
+from toolwire._result_json import distinct_keys
 from toolwire.errors import UserError
+from toolwire.results import json_fallback, valid_strings, valid_text
 
 if TYPE_CHECKING:
     from toolwire._call_records import Usage
@@ -212,3 +217,26 @@ def langchain_usage(usage: Usage | None) -> Usage | None:
     if not usage or "cached_tokens" not in usage:
         return usage
     return {**usage, "input_token_details": {"cache_read": usage["cached_tokens"]}}  # type: ignore[typeddict-unknown-key]
+
+
+def _json_value(value: Any) -> Any:
+    """A JSON-ready copy of a message field: JSON values come back equal (non-finite floats stay floats, as
+    ``json.dumps`` writes them); dates and UUIDs become text, pydantic models and dataclasses their JSON form,
+    ``bytes`` standard base64 text, tuples and sets lists, dict keys strings (``[key, value]`` pairs where two are
+    one text: :func:`~toolwire._result_json.distinct_keys`), an array or number type with ``tolist()``
+    (numpy's) its Python value, any other object its ``str()``; a lone surrogate in text, a dict key included,
+    becomes U+FFFD (:func:`~toolwire.results.valid_strings`), so the dict can be written as UTF-8. (Moved here from
+    :mod:`toolwire.messages`, which re-exports it.)"""
+    kind = type(value)
+    if kind is str:
+        return value if value.isascii() else valid_text(value)
+    if kind is int or kind is bool or value is None:
+        return value
+    with suppress(RecursionError):  # (nested too deeply: left to pydantic, as before)
+        value = distinct_keys(value, saved=True)  # (keys as in a tool's result, no entry lost; standard base64)
+    try:
+        ready = to_jsonable_python(value, fallback=json_fallback, bytes_mode="base64", inf_nan_mode="constants")
+    except UnicodeEncodeError:  # a dict key with a lone surrogate (an argument's, at any depth): pydantic cannot
+        ready = to_jsonable_python(valid_strings(value), fallback=json_fallback, bytes_mode="base64",  # write it
+                                   inf_nan_mode="constants")
+    return valid_strings(ready)

@@ -21,10 +21,7 @@ text as a tool's result is written (a number, a dict...), as LangChain's does.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import suppress
 from typing import Any, ClassVar, Literal
-
-from pydantic_core import to_jsonable_python
 
 from toolwire._call_records import (
     InvalidToolCall,
@@ -39,10 +36,8 @@ from toolwire._call_records import (
 )
 from toolwire._message_compat import LangChainMessageAPI
 from toolwire._printing import safe_text
-from toolwire._result_json import distinct_keys
 from toolwire._tool_message_content import _tool_content
 from toolwire.results import (
-    json_fallback,
     json_ready,
     valid_blocks,
     valid_strings,
@@ -89,26 +84,24 @@ def _is_default(value: Any, default: Any) -> bool:
     return value is _MISSING or value == default
 
 
-def _json_value(value: Any) -> Any:
-    """A JSON-ready copy of a message field: JSON values come back equal (non-finite floats stay floats, as
-    ``json.dumps`` writes them); dates and UUIDs become text, pydantic models and dataclasses their JSON form,
-    ``bytes`` standard base64 text, tuples and sets lists, dict keys strings (``[key, value]`` pairs where two are
-    one text: :func:`~toolwire._result_json.distinct_keys`), an array or number type with ``tolist()``
-    (numpy's) its Python value, any other object its ``str()``; a lone surrogate in text, a dict key included,
-    becomes U+FFFD (:func:`~toolwire.results.valid_strings`), so the dict can be written as UTF-8."""
+def _ascii(value: Any) -> bool:
+    """Whether every string of ``value`` (JSON-like: dicts, lists), keys included, is ASCII: the quick test before
+    :func:`~toolwire.results.valid_strings` (which holds for any other value). Never raises."""
     kind = type(value)
     if kind is str:
-        return value if value.isascii() else valid_text(value)
-    if kind is int or kind is bool or value is None:
-        return value
-    with suppress(RecursionError):  # (nested too deeply: left to pydantic, as before)
-        value = distinct_keys(value, saved=True)  # (keys as in a tool's result, no entry lost; standard base64)
-    try:
-        ready = to_jsonable_python(value, fallback=json_fallback, bytes_mode="base64", inf_nan_mode="constants")
-    except UnicodeEncodeError:  # a dict key with a lone surrogate (an argument's, at any depth): pydantic cannot
-        ready = to_jsonable_python(valid_strings(value), fallback=json_fallback, bytes_mode="base64",  # write it
-                                   inf_nan_mode="constants")
-    return valid_strings(ready)
+        return value.isascii()  # type: ignore[no-any-return]
+    if kind is dict:
+        for key, item in value.items():
+            if (type(key) is str and not key.isascii()) or (type(item) not in _SCALARS and not _ascii(item)):
+                return False
+    elif kind is list:
+        for item in value:
+            if type(item) not in _SCALARS and not _ascii(item):
+                return False
+    return True
+
+
+_SCALARS = frozenset({int, float, bool, type(None)})
 
 
 def is_text_block(item: Any) -> bool:
@@ -459,8 +452,9 @@ class AIMessage(BaseMessage):
         # the message keeps its own copies, so a later change to the caller's dicts does not reach it
         # (a call whose args are no object moves to the invalid calls, in its place: _checked_calls)
         calls, invalid = _checked_calls(tool_calls, invalid_tool_calls)  # (a lone surrogate in them, an argument's
-        _set(self, "tool_calls", valid_strings(calls))  # key or value included, is U+FFFD, as in content, so the
-        _set(self, "invalid_tool_calls", valid_strings(invalid))  # calls can be sent: review 246 #2)
+        _set(self, "tool_calls", calls if _ascii(calls) else valid_strings(calls))  # key or value included, is
+        _set(self, "invalid_tool_calls", invalid if _ascii(invalid) else valid_strings(invalid))  # U+FFFD, as in
+        # content, so the calls can be sent: review 246 #2)
         _set(self, "usage", usage)
         _set(self, "response_metadata", dict(response_metadata or {}))
         _set(self, "provider_data", provider_data)
@@ -590,6 +584,7 @@ AnyMessage = SystemMessage | HumanMessage | AIMessage | ToolMessage
 # which build on the classes above: imported last
 from toolwire._message_dicts import coerce_messages, message_from_dict  # noqa: E402
 from toolwire._message_history import (  # noqa: E402
+    _json_value,
     langchain_usage,
     message_to_dict,
     messages_from_dict,
