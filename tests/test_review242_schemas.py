@@ -322,7 +322,7 @@ def test_members_sharing_a_class_name() -> None:
     assert "'txt'" not in text
 
 
-def test_members_sharing_a_name_that_cannot_be_told_apart_get_every_error() -> None:
+def test_members_sharing_a_name_are_told_apart_by_the_tag_or_get_every_error() -> None:
     def made(tag: str, kind: type) -> type[BaseModel]:
         class Step(BaseModel):
             op: Literal[tag]  # type: ignore[valid-type]
@@ -336,9 +336,25 @@ def test_members_sharing_a_name_that_cannot_be_told_apart_get_every_error() -> N
         """Run."""
         return ""
 
-    # num's errors [op] and txt's [v] follow each other under one name: no member is picked on a guess
+    # num's errors [op] and txt's [v] follow each other under one name: the tag tells them apart, since only lst
+    # can end with [op, v] (review 247 #4; it was every error)
     text = _error(run, {"op": "txt", "v": 3})
-    assert "with op" not in text and "Input should be a valid string" in text
+    assert text.startswith("with op \"txt\": 'step.v': Input should be a valid string"), text
+    assert "'num'" not in text and "valid list" not in text, text
+
+    def fields(tag: str, **kinds: type) -> type[BaseModel]:
+        return type("Step", (BaseModel,), {"__annotations__": {"op": Literal[tag], **kinds}})  # type: ignore[misc]
+
+    first, second, third = fields("a", v=int, w=str), fields("b", w=int, v=str), fields("c", v=int, x=list[int])
+
+    def runs(step: first | second | third) -> str:  # type: ignore[valid-type]
+        """Run."""
+        return ""
+
+    # a's [op, v, w], b's [op, w] and c's [v, x]: b's errors could end before v or after it; no member is picked
+    # on a guess
+    text = _error(runs, {"op": "c", "v": "s"})
+    assert "with op" not in text and "'step.x' is required" in text, text
 
 
 class _Checked(BaseModel):

@@ -190,7 +190,6 @@ def test_a_left_out_defaulted_tag_picks_its_member() -> None:
         assert "'step.op' is required" not in text and "step.id" not in text, text
 
 
-@pytest.mark.xfail(strict=True, reason='open')
 def test_member_classes_sharing_a_name_keep_the_picked_members_errors() -> None:
     from typing import Literal
 

@@ -16,6 +16,7 @@ from toolwire._printing import safe_text
 from toolwire._schema_dates import fit_written_errors
 from toolwire._schema_nulls import NullPlan, drop_defaulted_nulls, null_plan
 from toolwire._schema_nulls import union_branches as _union_branches
+from toolwire._union_members import member_blocks, split_by_tag
 from toolwire.errors import SchemaError
 
 if TYPE_CHECKING:
@@ -365,10 +366,13 @@ class _TaggedUnions:
         """``errors`` cut by ``tag`` (see the class docstring), or None when ``tag`` tells no member apart."""
         size = len(prefix)
         objects = [b for b, v in zip(branches, values, strict=True) if v is not None]
-        blocks = _member_blocks(errors, prefix, objects)
+        blocks = member_blocks(errors, prefix, objects)
         if len(objects) < len(values):  # (review 242 #10: a member that is no object, such as str, refused the
             # whole value; one whose errors are all at its own level is taken for it)
             blocks = [(name, errs) for name, errs in blocks if any(len(e.get("loc", ())) > size + 1 for e in errs)]
+        if len(blocks) != len(objects) and len(objects) == len(values):  # (members sharing a name: split by
+            # where each one's errors can end, when the tag the call sent allows one way alone; review 247 #4)
+            blocks = split_by_tag(errors, prefix, objects, tag, [v for v in values if v is not None]) or blocks
         if len(blocks) != len(objects):  # (members sharing a name whose errors cannot be told apart: all are said)
             return None
         on_tag = [[e for e in errs if tuple(e.get("loc", ()))[size + 1:] == (tag,)] for _, errs in blocks]
@@ -403,42 +407,6 @@ class _TaggedUnions:
             dropped |= {id(e) for e in errors if len(loc := tuple(e.get("loc", ()))) == size + 1
                         and loc[:size] == prefix} - keep
         return [err for err in errors if id(err) not in dropped]
-
-
-def _member_blocks(errors: list[Any], prefix: tuple[Any, ...],
-                   ordered: list[Any]) -> list[tuple[Any, list[Any]]]:
-    """The errors under the union at ``prefix`` (a pydantic ``loc``) as ``(member name, its errors)`` per member
-    pydantic tried, in its order: pydantic gives each member's errors together, under the member's name (a class's
-    ``__name__``), so two classes of one name follow each other under that name (review 242 #10). A member's errors
-    name each of its fields once (or several times at once, for errors inside it), so a field named again after
-    another one, or again at its own level, begins the next member, and so does a field that comes before the last
-    one named in each of the members' schemas (``ordered``; pydantic checks fields in order, unknown keys last)."""
-    size = len(prefix)
-    blocks: list[tuple[Any, list[Any]]] = []
-    seen: set[Any] = set()
-    last: tuple[Any, ...] = ()
-    for err in errors:
-        loc = tuple(err.get("loc", ()))
-        if len(loc) <= size or loc[:size] != prefix:
-            continue
-        key = loc[size + 1] if len(loc) > size + 1 else None
-        same = bool(blocks) and blocks[-1][0] == loc[size] and key is not None and (
-            key not in seen or (len(last) > size + 2 and len(loc) > size + 2 and last[size + 1] == key)) and not (
-            len(last) > size + 1 and all(_rank(b, key) < _rank(b, last[size + 1]) for b in ordered))
-        if same:
-            blocks[-1][1].append(err)
-        else:
-            blocks.append((loc[size], [err]))
-            seen = set()
-        seen.add(key)
-        last = loc
-    return blocks
-
-
-def _rank(branch: Mapping[str, Any], key: Any) -> int:
-    """Where ``key`` is among ``branch``'s properties; after them all for a key it does not have."""
-    names = list(branch["properties"])
-    return names.index(key) if key in names else len(names)
 
 
 def _union_tags(branches: list[Any]) -> list[tuple[str, list[list[Any] | None]]]:
