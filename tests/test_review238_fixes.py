@@ -226,7 +226,7 @@ def test_server_url_scheme_and_host_compared_without_case() -> None:
     assert _server_url("HTTP://LOCALHOST:8000/v1/") == "http://localhost:8000/v1"
     assert _server_url("Https://Example.COM/V1?x=A") == "https://example.com/V1?x=A"  # the rest is kept as it is
     assert _server_url("http://u:p@HOST.example/v1") == "http://host.example/v1"
-    assert _server_url("http://[FE80::1]:80/v1") == "http://[fe80::1]/v1"  # (http's default port left out: review 244 #3)
+    assert _server_url("http://[FE80::1]:80/v1") == "http://[fe80::1]/v1"  # (no default port: review 244 #3)
     assert _server_url("http://localhost:8000/v1") == "http://localhost:8000/v1"
 
 
