@@ -200,3 +200,13 @@ def test_results_of_a_turn_that_repeats_an_id_go_to_the_calls_of_their_tools() -
     assert [(r["name"], r["response"]["result"]) for r in responses] == [("a", "result-of-a"), ("b", "result-of-b")]
     sent = openai.lower_messages(conversation)
     assert [m["content"] for m in sent if m["role"] == "tool"] == ["result-of-a", "result-of-b"]
+
+
+def test_a_responses_text_part_a_tool_returned_is_its_text_where_a_result_is_text() -> None:
+    """Review 248 #5: Chat Completions and Gemini got the JSON of an ``input_text`` part, not its text."""
+    from toolwire.messages import ToolMessage as _ToolMessage
+    from toolwire.models.lowering._common import tool_result_text
+
+    result = _ToolMessage([{"type": "input_text", "text": "42 rows"}, {"type": "text", "text": "done"}],
+                          tool_call_id="c1")
+    assert tool_result_text(result) == "42 rows\ndone"

@@ -224,8 +224,8 @@ def tool_result_text(message: ToolMessage, why: str | None = None) -> str:
     from toolwire.models._text_content import media_note
 
     def text(block: dict[str, Any]) -> str:
-        if block.get("type") == "text":
-            return str(block["text"])
+        if block.get("type") in ("text", "input_text") and isinstance(block.get("text"), str):  # (input_text: a
+            return str(block["text"])  # Responses API part a tool returned, review 248 #5)
         note = media_note(block, why or "this API takes only text in a tool result")
         if note is None:
             return block_as_text(block)
