@@ -12,11 +12,11 @@ Reports may be gzip-compressed (``benchmarks/bfcl-runs/*.json.gz``).
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
-import zlib
 from pathlib import Path
 from typing import Any
+
+from _report_file import load_json, not_a_report
 
 
 def read_report(path: Path) -> dict[str, Any]:
@@ -28,29 +28,16 @@ def read_report(path: Path) -> dict[str, Any]:
         SystemExit: the file cannot be read, or is not such a report; its message is one line starting with
             ``error:`` (review 238 #4: a wrong path or file ended in a traceback).
     """
-    opener = gzip.open if path.suffix == ".gz" else open
-    try:
-        with opener(path, "rt", encoding="utf-8") as handle:
-            report = json.load(handle)
-    except (gzip.BadGzipFile, EOFError, zlib.error, ValueError) as exc:  # (ValueError: not JSON, or not UTF-8)
-        raise SystemExit(_not_a_report(path, f"{type(exc).__name__}: {exc}")) from None
-    except OSError as exc:
-        raise SystemExit(f"error: cannot read the BFCL report {str(path)!r} ({exc.strerror or exc}): check the "
-                         "path.") from None
+    report = load_json(path)
     items = report.get("items") if isinstance(report, dict) else None
     if not isinstance(report, dict) or "model" not in report or not isinstance(items, list):
-        raise SystemExit(_not_a_report(path, "no 'model' and 'items'"))
+        raise SystemExit(not_a_report(path, "no 'model' and 'items'"))
     for item in items:
         if not (isinstance(item, dict) and isinstance(item.get("id"), str) and isinstance(item.get("category"), str)
                 and isinstance(item.get("valid"), bool)):
-            raise SystemExit(_not_a_report(path, f"an item that is not an object with 'id', 'category' and 'valid': "
+            raise SystemExit(not_a_report(path, f"an item that is not an object with 'id', 'category' and 'valid': "
                                                  f"{json.dumps(item)[:80]}"))
     return report
-
-
-def _not_a_report(path: Path, detail: str) -> str:
-    return (f"error: {str(path)!r} is not a BFCL report toolwire wrote ({detail}): pass the JSON (or .json.gz) file "
-            "that toolwire eval bfcl --out wrote.")
 
 
 def load_items(path: Path) -> dict[str, dict[str, Any]]:

@@ -13,11 +13,11 @@ accuracy stored and the accuracy now, with the number of items that changed; ``-
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
-import zlib
 from pathlib import Path
 from typing import Any
+
+from _report_file import load_json, not_a_report
 
 from toolwire.errors import UserError
 from toolwire.evals.bfcl import load_category
@@ -57,35 +57,22 @@ def read_report(path: Path) -> dict[str, Any]:
         SystemExit: the file cannot be read, or is not such a report; its message is one line starting with
             ``error:`` (review 238 #4: a wrong path or file ended in a traceback).
     """
-    opener = gzip.open if path.suffix == ".gz" else open
-    try:
-        with opener(path, "rt", encoding="utf-8") as handle:
-            report = json.load(handle)
-    except (gzip.BadGzipFile, EOFError, zlib.error, ValueError) as exc:  # (ValueError: not JSON, or not UTF-8)
-        raise SystemExit(_not_a_report(path, f"{type(exc).__name__}: {exc}")) from None
-    except OSError as exc:
-        raise SystemExit(f"error: cannot read the BFCL report {str(path)!r} ({exc.strerror or exc}): check the "
-                         "path.") from None
+    report = load_json(path)
     try:
         Report.from_dict(report)
     except UserError:
-        raise SystemExit(_not_a_report(path, "no 'model' and 'items'")) from None
+        raise SystemExit(not_a_report(path, "no 'model' and 'items'")) from None
     except (TypeError, AttributeError, ValueError) as exc:  # items that are not objects, or lack fields
-        raise SystemExit(_not_a_report(path, f"{type(exc).__name__}: {exc}")) from None
+        raise SystemExit(not_a_report(path, f"{type(exc).__name__}: {exc}")) from None
     for item in report["items"]:  # (review 244 #7: a hand-edited call that is not an object was a traceback)
         actual = item.get("actual")
         bad = [actual] if actual is not None and not isinstance(actual, list) else [
             call for call in actual or () if not isinstance(call, dict)]
         if bad:
             shown = json.dumps(bad[0], ensure_ascii=False)[:60]
-            raise SystemExit(_not_a_report(path, f"item {item.get('id')!r} has the stored call {shown}, not a "
+            raise SystemExit(not_a_report(path, f"item {item.get('id')!r} has the stored call {shown}, not a "
                                                  "{\"name\", \"args\"} object"))
     return report
-
-
-def _not_a_report(path: Path, detail: str) -> str:
-    return (f"error: {str(path)!r} is not a BFCL report toolwire wrote ({detail}): pass the JSON (or .json.gz) file "
-            "that toolwire eval bfcl --out wrote.")
 
 
 def main() -> None:

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolwire._schema_params import has_non_finite_text
 from toolwire.errors import SchemaError
 
 __all__ = ["lc_parameters"]
-
-_NON_FINITE_TEXTS = frozenset(("NaN", "-NaN", "sNaN", "-sNaN", "Infinity", "-Infinity"))  # (str(Decimal(...)))
 
 
 def lc_parameters(lc_tool: Any) -> dict[str, Any]:
@@ -50,20 +49,10 @@ def lc_parameters(lc_tool: Any) -> dict[str, Any]:
 def _has_text_default(node: Any) -> bool:
     """Whether a JSON Schema holds a ``default``/``examples`` with a text a non-finite ``Decimal`` is written as."""
     if isinstance(node, dict):
-        return any((key in ("default", "examples") and _holds_text(value)) or _has_text_default(value)
+        return any((key in ("default", "examples") and has_non_finite_text(value)) or _has_text_default(value)
                    for key, value in node.items())
     if isinstance(node, list):
         return any(_has_text_default(item) for item in node)
-    return False
-
-
-def _holds_text(value: Any) -> bool:
-    if isinstance(value, str):
-        return value in _NON_FINITE_TEXTS
-    if isinstance(value, dict):
-        return any(_holds_text(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_holds_text(v) for v in value)
     return False
 
 
@@ -89,7 +78,7 @@ def _drop_text_defaults(node: Any, own: Any) -> None:
     ``Decimal``'s text where toolwire's own schema of the same model (``own``, walked alongside) has none: there it
     is such a ``Decimal``, not a string default that reads ``"NaN"``."""
     if isinstance(node, dict) and isinstance(own, dict):
-        for key in [k for k in ("default", "examples") if k in node and _holds_text(node[k]) and k not in own]:
+        for key in [k for k in ("default", "examples") if k in node and has_non_finite_text(node[k]) and k not in own]:
             del node[key]
         for key, value in node.items():
             if key not in ("default", "examples", "enum", "const"):
