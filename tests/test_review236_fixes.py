@@ -5,30 +5,18 @@ something other than an AIMessage is refused at the model call, in one sentence,
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from tests._custom_models import collect, get_weather
 
-from toolwire import Agent, tool
+from toolwire import Agent
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.lowering import openai as openai_codec
 from toolwire.models.lowering._stream import ToolCallMerger
-
-
-@tool
-def get_weather(city: str) -> str:
-    """Weather."""
-    return f"sunny in {city}"
-
-
-def _collect(stream: AsyncIterator[Any]) -> list[Any]:
-    async def run() -> list[Any]:
-        return [item async for item in stream]
-    return asyncio.run(run())
-
 
 # -- #1 -------------------------------------------------------------------------------------------------------------
 
@@ -63,7 +51,7 @@ def test_generate_only_model_reads_its_reply_as_its_stream_does(name: str) -> No
     whole = model.invoke("q")
     streamed = merge_chunks(list(model.stream("q")), as_chunk=False, tool_names=["get_weather"])
     awhole = asyncio.run(model.ainvoke("q"))
-    astreamed = merge_chunks(_collect(model.astream("q")), as_chunk=False, tool_names=["get_weather"])
+    astreamed = merge_chunks(collect(model.astream("q")), as_chunk=False, tool_names=["get_weather"])
     assert _shape(whole) == _shape(streamed) == _shape(awhole) == _shape(astreamed)  # type: ignore[arg-type]
     if name:
         assert whole.tool_calls[0]["name"] == "get_weather"
@@ -74,7 +62,7 @@ def test_generate_only_model_reads_its_reply_as_its_stream_does(name: str) -> No
 def test_agenerate_only_model_reads_its_reply_as_its_astream_does() -> None:
     model = _async_generating(" get_weather ")().bind_tools([get_weather])
     awhole = asyncio.run(model.ainvoke("q"))
-    astreamed = merge_chunks(_collect(model.astream("q")), as_chunk=False)
+    astreamed = merge_chunks(collect(model.astream("q")), as_chunk=False)
     assert _shape(awhole) == _shape(astreamed)  # type: ignore[arg-type]
     assert awhole.tool_calls[0]["name"] == "get_weather"
 
@@ -231,7 +219,7 @@ _PATHS: dict[str, Callable[[BaseChatModel], Any]] = {
     "invoke": lambda m: m.invoke("q"),
     "ainvoke": lambda m: asyncio.run(m.ainvoke("q")),
     "stream": lambda m: list(m.stream("q")),
-    "astream": lambda m: _collect(m.astream("q")),
+    "astream": lambda m: collect(m.astream("q")),
 }
 
 

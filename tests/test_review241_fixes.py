@@ -12,23 +12,12 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
+from tests._custom_models import collect, get_weather
 
-from toolwire import Agent, tool
+from toolwire import Agent
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
 from toolwire.models.base import BaseChatModel, ChatRequest
-
-
-@tool
-def get_weather(city: str) -> str:
-    """Weather."""
-    return f"sunny in {city}"
-
-
-def _collect(stream: AsyncIterator[Any]) -> list[Any]:
-    async def run() -> list[Any]:
-        return [item async for item in stream]
-    return asyncio.run(run())
 
 
 def _piece(index: int, args: str, call_id: str | None = None, name: str | None = "get_weather") -> dict[str, Any]:
@@ -66,7 +55,7 @@ def test_one_call_of_a_stream_is_the_one_invoke_keeps(pieces: list[Any], kept: s
     model = _streaming(pieces)().bind_tools([get_weather], parallel_tool_calls=False)
     whole = model.invoke("q")
     streamed = merge_chunks(list(model.stream("q")), as_chunk=False)
-    astreamed = merge_chunks(_collect(model.astream("q")), as_chunk=False)
+    astreamed = merge_chunks(collect(model.astream("q")), as_chunk=False)
     assert _calls(whole) == _calls(streamed) == _calls(astreamed)
     assert [c["id"] for c in whole.tool_calls] == [kept]
     assert whole.response_metadata["dropped_tool_calls"] == streamed.response_metadata["dropped_tool_calls"] == 1
@@ -209,11 +198,11 @@ _STREAM_PATHS: dict[str, Callable[[BaseChatModel], Any]] = {
     "invoke": lambda m: m.invoke("q"),
     "ainvoke": lambda m: asyncio.run(m.ainvoke("q")),
     "stream": lambda m: list(m.stream("q")),
-    "astream": lambda m: _collect(m.astream("q")),
+    "astream": lambda m: collect(m.astream("q")),
     "stream-tools": lambda m: list(m.bind_tools([get_weather]).stream("q")),
-    "astream-tools": lambda m: _collect(m.bind_tools([get_weather]).astream("q")),
+    "astream-tools": lambda m: collect(m.bind_tools([get_weather]).astream("q")),
     "stream-one-call": lambda m: list(m.bind_tools([get_weather], parallel_tool_calls=False).stream("q")),
-    "astream-one-call": lambda m: _collect(m.bind_tools([get_weather], parallel_tool_calls=False).astream("q")),
+    "astream-one-call": lambda m: collect(m.bind_tools([get_weather], parallel_tool_calls=False).astream("q")),
     "agent-stream": lambda m: list(Agent(m, [get_weather]).stream("q", stream_tokens=True)),
 }
 
