@@ -30,6 +30,9 @@ from toolwire.messages import (
 __all__ = ["from_langchain_messages", "to_langchain_messages"]
 
 _PROVIDER_DATA_KEY = "toolwire_provider_data"
+# marks an AI message converted from a toolwire one whose content holds tool_use/tool_result blocks: they were read
+# already, so from_langchain_messages does not read them again as calls (review 246 #3)
+_BLOCKS_READ_KEY = "toolwire_content_blocks_read"
 # where LangChain marks the system message of a ("developer", text) prompt, read as the system message it is
 _OPENAI_ROLE = "__openai_role__"
 
@@ -170,15 +173,17 @@ def to_langchain_messages(messages: Any) -> list[Any]:
         calls have no field for (``extras``...) are left out, of valid and invalid calls alike; the LangChain
         ``additional_kwargs`` that :func:`from_langchain_messages` kept in ``response_metadata["additional_kwargs"]``
         go back to ``additional_kwargs``, and so does ``response_metadata["refusal"]`` (where ChatOpenAI keeps it).
+        A toolwire message is converted as it is: an AI message's Anthropic ``tool_use`` content block that is not
+        one of its calls (a call the program removed) stays a content block, never a call, and the message gets
+        ``additional_kwargs["toolwire_content_blocks_read"] = True`` so that :func:`from_langchain_messages` does
+        not read it as a call either.
 
     Raises:
         UserError: langchain-core is not installed, or an item is not a message.
     """
     lc = _lc()
-    from toolwire.messages import coerce_messages
-
     out: list[Any] = []
-    for msg in coerce_messages(messages):
+    for msg in _own_messages(messages):
         common = {"id": msg.id, "name": msg.name}
         if isinstance(msg, SystemMessage):
             out.append(lc.SystemMessage(content=msg.content, **common))
@@ -194,6 +199,8 @@ def to_langchain_messages(messages: Any) -> list[Any]:
                 extra[_PROVIDER_DATA_KEY] = msg.provider_data
             if places := _invalid_places(msg):
                 extra[INDEX_KEY] = places
+            if _has_call_blocks(msg):
+                extra[_BLOCKS_READ_KEY] = True
             out.append(lc.AIMessage(
                 content=msg.content,
                 tool_calls=[{"name": c["name"], "args": c["args"], "id": c["id"], "type": "tool_call"}
@@ -221,6 +228,28 @@ def to_langchain_messages(messages: Any) -> list[Any]:
         else:  # pragma: no cover - coerce_messages returns only these
             raise UserError(f"Cannot convert {type(msg).__name__} to a LangChain message.")
     return out
+
+
+def _own_messages(messages: Any) -> list[BaseMessage]:
+    """``messages`` as :func:`~toolwire.messages.coerce_messages` reads them, except that a toolwire message given
+    as one is converted as it is: its Anthropic ``tool_use``/``tool_result`` content blocks are not read again as
+    calls and results, so a call the program removed from ``tool_calls`` (keeping the reply's content) does not
+    come back as a runnable call (review 246 #3, as ``to_dict`` and pickling keep it)."""
+    from toolwire._content_calls import read_content_calls
+    from toolwire._message_dicts import _coerced
+
+    given = {id(m) for m in ([messages] if isinstance(messages, BaseMessage) else
+                             messages if isinstance(messages, list | tuple) else ()) if isinstance(m, BaseMessage)}
+    out: list[BaseMessage] = []
+    for msg in _coerced(messages):
+        out.extend([msg] if id(msg) in given else read_content_calls([msg]))
+    return out
+
+
+def _has_call_blocks(msg: BaseMessage) -> bool:
+    """Whether a message's content holds an Anthropic ``tool_use`` or ``tool_result`` block."""
+    return isinstance(msg.content, list) and any(
+        isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result") for b in msg.content)
 
 
 def _content(value: Any) -> Any:
@@ -272,7 +301,9 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
         human, tool or chat message's ``additional_kwargs``/``response_metadata`` have no place in toolwire's
         message: they are left out with a ``UserWarning`` naming their keys. An AI message whose call is only an
         Anthropic ``tool_use`` content block gets that call, and a human message's ``tool_result`` blocks become
-        ToolMessages (:func:`toolwire._content_calls.read_content_calls`), as a model reads its input.
+        ToolMessages (:func:`toolwire._content_calls.read_content_calls`), as a model reads its input; not an AI
+        message that :func:`to_langchain_messages` marked ``toolwire_content_blocks_read`` (its blocks were read
+        already: a block that is not a call stays one).
 
     Raises:
         UserError: langchain-core is not installed, ``messages`` is not a message or an iterable of them, or a
@@ -292,6 +323,7 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
                         f"{type(messages).__name__}.")
     items: Iterable[Any] = messages
     out: list[BaseMessage] = []
+    read: set[int] = set()  # AI messages converted from toolwire ones: their content blocks are not read again
     roles = {"system": SystemMessage, "user": HumanMessage, "human": HumanMessage,
              "assistant": AIMessage, "ai": AIMessage, "developer": SystemMessage}  # (OpenAI's: review 143 #5)
     for msg in items:
@@ -310,6 +342,7 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
         elif isinstance(msg, lc.AIMessage):
             extra = dict(msg.additional_kwargs or {})
             extra.pop("tool_calls", None)  # OpenAI's raw form of the calls LangChain read into tool_calls
+            blocks_read = extra.pop(_BLOCKS_READ_KEY, None) is True
             pieces = _give_ids(msg, lc)  # the same ids on every reading of this message (review 143 #4)
             if isinstance(msg, lc.AIMessageChunk) and msg.tool_call_chunks:
                 calls, invalid = _chunk_calls(msg, pieces)
@@ -326,6 +359,8 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
                                  usage_metadata=msg.usage_metadata or None,
                                  response_metadata=dict(msg.response_metadata or {}), additional_kwargs=extra,
                                  **common))
+            if blocks_read:
+                read.add(id(out[-1]))
         elif isinstance(msg, lc.ToolMessage):
             out.append(ToolMessage(content, msg.tool_call_id, status=getattr(msg, "status", "success"),
                                    artifact=getattr(msg, "artifact", None), **common))
@@ -335,4 +370,4 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
             raise unconvertible_langchain(msg)
     # an AI message's call kept only as an Anthropic ``tool_use`` block, and ``tool_result`` blocks in a user turn,
     # read as the calls and results they are, as a model reads its input (review 195 #2)
-    return read_content_calls(out)
+    return [m for msg in out for m in ([msg] if id(msg) in read else read_content_calls([msg]))]
