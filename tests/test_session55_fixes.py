@@ -57,3 +57,54 @@ def test_anthropic_sdk_dicts_given_to_to_langchain_messages_are_still_read_as_ca
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_9", "content": "12:00"}]}])
     assert [c["id"] for c in converted[1].tool_calls] == ["toolu_9"]
     assert isinstance(converted[2], lc.ToolMessage)
+
+
+# --------------------------------------------------------------------------- images by uploaded file id
+
+from toolwire.errors import UserError  # noqa: E402
+from toolwire.models.anthropic import with_files_beta  # noqa: E402
+from toolwire.models.lowering import anthropic, gemini, openai  # noqa: E402
+
+_BY_FILE = [{"type": "image", "file_id": "file_abc"},  # LangChain's standard image block
+            {"type": "image", "source": {"type": "file", "file_id": "file_abc"}},  # Anthropic's
+            {"type": "input_image", "file_id": "file_abc"}]  # OpenAI Responses'
+
+
+def _result(block: dict) -> list:
+    return [HumanMessage("q"), AIMessage("", tool_calls=[{"name": "f", "args": {}, "id": "t1"}]),
+            ToolMessage([block], "t1")]
+
+
+@pytest.mark.parametrize("block", _BY_FILE)
+def test_anthropic_sends_an_image_by_file_id_as_a_file_source_with_the_beta(block: dict) -> None:
+    sent = {"type": "image", "source": {"type": "file", "file_id": "file_abc"}}
+    _, user = anthropic.lower_messages([HumanMessage([block])])
+    assert user[-1]["content"] == [sent]
+    _, messages = anthropic.lower_messages(_result(block))
+    assert messages[-1]["content"][0]["content"] == [sent]
+    assert "files-api" in with_files_beta({"messages": messages})["extra_headers"]["anthropic-beta"]
+
+
+@pytest.mark.parametrize("block", _BY_FILE)
+def test_the_responses_api_gets_an_input_image_by_file_id(block: dict) -> None:
+    assert openai.lower_responses_messages([HumanMessage([block])])[-1]["content"] == [
+        {"type": "input_image", "file_id": "file_abc"}]
+    assert openai.lower_responses_messages(_result(block))[-1]["output"] == [
+        {"type": "input_image", "file_id": "file_abc"}]
+
+
+def test_the_responses_api_keeps_the_detail_of_an_input_image_by_file_id() -> None:
+    block = {"type": "input_image", "file_id": "file_abc", "detail": "low"}
+    assert openai.lower_responses_messages([HumanMessage([block])])[-1]["content"][0]["detail"] == "low"
+
+
+@pytest.mark.parametrize("block", _BY_FILE)
+def test_chat_completions_and_gemini_refuse_an_image_by_file_id_saying_what_to_give(block: dict) -> None:
+    with pytest.raises(UserError, match="Responses API"):
+        openai.lower_messages([HumanMessage([block])])
+    with pytest.raises(UserError, match="file ids are not supported"):
+        gemini.lower_messages([HumanMessage([block])])
+
+
+def test_chat_completions_writes_a_note_for_an_image_by_file_id_in_a_tool_result() -> None:
+    assert "image" in openai.lower_messages(_result(_BY_FILE[0]))[-1]["content"]

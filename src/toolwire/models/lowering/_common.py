@@ -89,9 +89,12 @@ STANDARD_OPTIONS = ("temperature", "top_p", "max_tokens", "stop", "seed")
 
 
 class ImageBlock(dict):  # type: ignore[type-arg]
-    """An image content block in toolwire's neutral form: ``{"type": "image", "url"}`` or
-    ``{"type": "image", "data": <base64 str>, "mime_type": "image/png"}``, with the ``"detail"`` (``"low"``,
-    ``"high"``, ``"auto"``) of an OpenAI ``image_url`` block that gave one (the OpenAI codecs send it back)."""
+    """An image content block in toolwire's neutral form: ``{"type": "image", "url"}``,
+    ``{"type": "image", "data": <base64 str>, "mime_type": "image/png"}`` or ``{"type": "image", "file_id"}`` (an
+    uploaded file's id: LangChain's standard image block, Anthropic's ``{"source": {"type": "file"}}``, OpenAI
+    Responses' ``input_image``; sent where the provider takes one, refused with advice elsewhere), with the
+    ``"detail"`` (``"low"``, ``"high"``, ``"auto"``) of an OpenAI block that gave one (the OpenAI codecs send it
+    back)."""
 
 
 def _image(block: dict[str, Any]) -> ImageBlock | None:
@@ -113,7 +116,13 @@ def _image(block: dict[str, Any]) -> ImageBlock | None:
             return ImageBlock(type="image", data=source["data"], mime_type=source.get("media_type") or "image/png")
         if source.get("type") == "url" and isinstance(source.get("url"), str):
             return ImageBlock(type="image", url=source["url"])
+        if source.get("type") == "file" and isinstance(source.get("file_id"), str):
+            return ImageBlock(type="image", file_id=source["file_id"])
         return None
+    if kind == "input_image" and isinstance(block.get("file_id"), str) and not isinstance(block.get("image_url"), str):
+        detail = block.get("detail")  # OpenAI Responses' part by uploaded file (a tool may return one)
+        return ImageBlock(type="image", file_id=block["file_id"], **({"detail": detail} if isinstance(detail, str)
+                                                                     else {}))
     if kind == "image" and "source" not in block:  # toolwire / LangChain neutral form
         data = block.get("base64") or block.get("data")
         if isinstance(data, str):
@@ -121,6 +130,8 @@ def _image(block: dict[str, Any]) -> ImageBlock | None:
         if isinstance(block.get("url"), str):  # a mime_type given is kept: Gemini sends it with the URL
             mime = block.get("mime_type")
             return ImageBlock(type="image", url=block["url"], **({"mime_type": mime} if isinstance(mime, str) else {}))
+        if isinstance(block.get("file_id"), str) and not block.keys() & {"base64", "data", "url"}:
+            return ImageBlock(type="image", file_id=block["file_id"])  # LangChain's standard block by uploaded file
     return None
 
 
@@ -138,8 +149,9 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
         ``{"file_data": ...}``, is a block) as a text block of its whole JSON (:func:`record_text`: review
         229 #1, such a record was cut to its ``"text"`` or dropped),
         :class:`ImageBlock` for the image forms toolwire reads (``{"type": "image", "base64"|"data",
-        "mime_type"}``, ``{"type": "image", "url"}``, OpenAI ``{"type": "image_url", ...}``, Anthropic
-        ``{"type": "image", "source": {"type": "base64" | "url", ...}}`` with no other key),
+        "mime_type"}``, ``{"type": "image", "url"}``, ``{"type": "image", "file_id"}``, OpenAI
+        ``{"type": "image_url", ...}`` and ``{"type": "input_image", "file_id"}``, Anthropic
+        ``{"type": "image", "source": {"type": "base64" | "url" | "file", ...}}`` with no other key),
         :class:`~toolwire.models.lowering._media.MediaBlock` for the file, document and audio forms
         :func:`~toolwire.models.lowering._media.read_media` reads (LangChain's, OpenAI's, Anthropic's), and any other
         dict unchanged (a provider-native block the codec may pass through).

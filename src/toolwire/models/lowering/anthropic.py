@@ -225,7 +225,9 @@ def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str,
         if block.get("type") == "text":
             out.append(_text(block))
         elif isinstance(block, ImageBlock):
-            if "url" in block:
+            if "file_id" in block:  # an uploaded file (Files API; the beta header is added: models/anthropic.py)
+                out.append({"type": "image", "source": {"type": "file", "file_id": block["file_id"]}})
+            elif "url" in block:
                 out.append({"type": "image", "source": {"type": "url", "url": block["url"]}})
             else:
                 out.append({"type": "image", "source": {"type": "base64", "media_type": block["mime_type"],
@@ -254,7 +256,7 @@ def _responses_part(block: Any) -> Any:
         return {"type": "text", "text": block["text"]}
     if isinstance(block, dict) and block.get("type") == "input_image" and isinstance(block.get("image_url"), str):
         return {"type": "image_url", "image_url": block["image_url"]}
-    return block
+    return block  # (an input_image by file_id is read as an image by content_parts)
 
 
 def _media_block(block: MediaBlock, in_result: bool) -> dict[str, Any]:

@@ -212,6 +212,12 @@ def _content_parts(content: str | list[Any], text_type: str, image: Any, media: 
     for block in content_parts(content):
         if block.get("type") == "text":
             parts.append({"type": text_type, "text": block["text"]})
+        elif isinstance(block, ImageBlock) and "file_id" in block:  # an uploaded file: the Responses API's input_image
+            if "input_image" not in native:  # takes one (API reference: "file_id"); Chat Completions' image_url not
+                raise UserError("OpenAI's Chat Completions API takes no image by file_id: give the image's base64 "
+                                "data or a URL, or use the Responses API (ChatOpenAI(..., use_responses_api=True)).")
+            parts.append({"type": "input_image", "file_id": block["file_id"],
+                          **({"detail": block["detail"]} if "detail" in block else {})})
         elif isinstance(block, ImageBlock):  # (a raw image dict toolwire could not read is refused: review 173 #1)
             parts.append(image(_data_url(block), {"detail": block["detail"]} if "detail" in block else {}))
         elif isinstance(block, MediaBlock):
