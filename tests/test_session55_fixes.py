@@ -108,3 +108,30 @@ def test_chat_completions_and_gemini_refuse_an_image_by_file_id_saying_what_to_g
 
 def test_chat_completions_writes_a_note_for_an_image_by_file_id_in_a_tool_result() -> None:
     assert "image" in openai.lower_messages(_result(_BY_FILE[0]))[-1]["content"]
+
+
+# --------------------------------------------------------------------------- one chunk's blocks stay apart
+
+from toolwire.chunks import AIMessageChunk, merge_chunks  # noqa: E402
+from toolwire.testing import ScriptedChatModel  # noqa: E402
+
+_SAME_INDEX = [{"type": "reasoning", "reasoning": "The user wants a greeting.", "index": 0},
+               {"type": "text", "text": "Hello!", "index": 0}]
+
+
+def test_a_scripted_reply_keeps_blocks_that_share_an_index() -> None:
+    model = ScriptedChatModel([AIMessage(list(_SAME_INDEX)), AIMessage(list(_SAME_INDEX))])
+    assert model.invoke("hi").content == _SAME_INDEX
+    streamed = merge_chunks(list(model.stream("hi")), as_chunk=False)
+    assert streamed.content == _SAME_INDEX and streamed.text == "Hello!"
+
+
+def test_a_later_chunks_piece_still_joins_the_first_block_of_its_index() -> None:
+    first = AIMessageChunk([{"type": "text", "text": "Hel", "index": 0}, {"type": "image", "url": "u", "index": 0}])
+    merged = first + AIMessageChunk([{"type": "text", "text": "lo", "index": 0}])
+    assert merged.content == [{"type": "text", "text": "Hello", "index": 0}, {"type": "image", "url": "u", "index": 0}]
+
+
+def test_pieces_streamed_one_per_chunk_are_still_joined() -> None:
+    pieces = [AIMessageChunk([{"type": "text", "text": t, "index": 0}]) for t in ("He", "ll", "o")]
+    assert merge_chunks(pieces).content == [{"type": "text", "text": "Hello", "index": 0}]
