@@ -31,6 +31,11 @@ _USERINFO = re.compile(r"(?i)(?<![a-z0-9+.-])([a-z0-9+.-]++://)[^/?#\s]*@")
 # each part is possessive, so each "://" is tried once and scans at most to the next one: the search stays linear.
 _LOOSE_USERINFO = re.compile(r"(?i)(?<![a-z0-9+.-])([a-z0-9+.-]++://)[^:/?#@\s'\"\[]*+:(?!\d*+[/?#])"
                              r"(?:(?:[^\s'\"@:]|:(?!//))*+@)++")
+# a user info written without its scheme: "user:password@host" or "//user:password@host", a base URL whose
+# "http://" was left out (review 253 #3). It starts the text, or follows white space or a quote: a user name (no
+# ":", "/", "@", "[", and not "mailto"), ":", a password up to an "@", then a host. Both parts stop at white space
+# and quotes, where the next start is, so each character is scanned from one start only: the search stays linear.
+_BARE_USERINFO = re.compile(r"(?i)(?<![^\s'\"])(//)?+(?!mailto:)([^\s'\":/?#@\[\]]++:[^\s'\"/?#@]*+)@(?=[\w\[])")
 # a query parameter (a name of at most 64 characters, so the search stays linear in the text's length) and the
 # words that say its value is a secret
 _QUERY_PARAM = re.compile(r"([?&;#][^=&#;?\s]{1,64}=)([^&#;\s'\"]+)")  # (# too: OAuth's #access_token=)
@@ -47,9 +52,12 @@ def redact_url(text: str) -> str:
     says they hold a secret (``?api_key=sk-1`` gives ``?api_key=****``: names with key, token, secret,
     password, signature, auth, credential, session, jwt or bearer in them, and the names pass, code (OAuth's
     authorization code) and sas, any letter case; in a fragment too, as OAuth's implicit flow
-    sends ``#access_token=...``). The names are matched as parts of words, so ``?author=`` or ``?keyword=`` is
+    sends ``#access_token=...``). A user info written without the scheme (``user:token@host``, a base URL whose
+    ``http://`` was left out, and ``//user:token@host``) is masked too (``****@host``), where it starts the text or
+    follows white space or a quote. The names are matched as parts of words, so ``?author=`` or ``?keyword=`` is
     masked as well: in an error message or a log, a value hidden for nothing costs less than a token shown."""
     text = _USERINFO.sub(r"\1****@", _LOOSE_USERINFO.sub(r"\1****@", text))
+    text = _BARE_USERINFO.sub(r"\1****@", text)
     return _QUERY_PARAM.sub(_mask_value, text)
 
 
@@ -60,6 +68,7 @@ def url_secrets(url: str | None) -> list[str]:
         return []
     found = [match.group(0)[len(match.group(1)):-1] for pattern in (_LOOSE_USERINFO, _USERINFO)
              for match in pattern.finditer(url)]
+    found += [match.group(2) for match in _BARE_USERINFO.finditer(url)]
     found = list(dict.fromkeys(found))  # (a user info both patterns find, once)
     found += [match.group(2) for match in _QUERY_PARAM.finditer(url) if _SECRET_NAME.search(match.group(1))]
     return [part for part in found if part]
