@@ -109,8 +109,9 @@ def _refused(value: str, exc: BaseException | None) -> bool:
 def proxy_problem(exc: BaseException | None = None) -> str | None:
     """One sentence for a proxy variable the SDKs' HTTP library cannot use, or None when there is none.
 
-    Only what the library itself refuses is reported (its ``Proxy`` is asked), and a SOCKS proxy without the
-    ``socksio`` package it needs; the reason is said where toolwire can tell it (:func:`_reason`).
+    Only what the library itself refuses is reported (its ``Proxy`` is asked), a SOCKS proxy of a version it has
+    not (``socks4://``: socks5 or an http proxy is the way), and a SOCKS5 proxy without the ``socksio`` package it
+    needs; the reason is said where toolwire can tell it (:func:`_reason`).
 
     Args:
         exc: what building an SDK client raised (the httpx package it came from is asked too), or None to check
@@ -124,6 +125,9 @@ def proxy_problem(exc: BaseException | None = None) -> str | None:
     for name, value in _settings():
         shown = f"The environment variable {name} holds {shown_endpoint(value)!r}"
         scheme = (value.partition("://")[0] if "://" in value else "http").lower()
+        if scheme.startswith("socks") and scheme not in _SCHEMES:  # (socks4, socks4a: httpx has none, socksio or not)
+            return (f"{shown}, a {scheme} proxy, which the HTTP library cannot use (it takes SOCKS5 only, review 253 "
+                    f"#6): give a socks5:// or http:// proxy there, or unset {name}.")
         if scheme.startswith("socks") and importlib.util.find_spec("socksio") is None:
             return (f"{shown}, a SOCKS proxy, which needs the socksio package: pip install socksio, or unset "
                     f"{name}.")
