@@ -35,11 +35,12 @@ from collections.abc import Collection, Iterator, Mapping
 from itertools import chain
 from typing import Any
 
-from toolwire.messages import AIMessage, AIMessageChunk
+from toolwire.messages import AIMessage, AIMessageChunk, invalid_tool_call
 from toolwire.models.lowering._calls import read_as_cut
 from toolwire.models.lowering._common import native_call, split_calls
 from toolwire.parsing import parse_tool_calls
 from toolwire.parsing._calls import name_key
+from toolwire.parsing._decode_at import TOO_MANY_DIGITS
 from toolwire.parsing._json_suffixes import JsonSuffixes
 from toolwire.parsing._scan import (
     DEEP,
@@ -462,11 +463,20 @@ def _read_text_calls(text: str,
             if not calls and not invalid:
                 continue
             head, rest = text[:match.start()].rstrip(), _TOKENS_AT_END.sub("", left)
-        records = [native_call(c["name"], json.dumps(c["args"], ensure_ascii=False, default=str), c["id"], names)
-                   for c in calls]
-        valid, bad = split_calls(records)
+        valid, bad = split_calls([_record(c, names) for c in calls])
         return head + ("\n\n" if head and rest else "") + rest, valid, [*bad, *invalid]
     return None
+
+
+def _record(call: Any, names: Collection[str] | Mapping[str, Any]) -> Any:
+    """The record of ``call`` (a parsed call) as a native call's; an invalid call, not an error, when its arguments
+    hold something JSON cannot write (an int of more than ``sys.get_int_max_str_digits()`` digits, which the parsers
+    refuse already: a reply never becomes an error for its calls' arguments, review 253 #1)."""
+    try:
+        arguments = json.dumps(call["args"], ensure_ascii=False, default=str)
+    except ValueError:
+        return invalid_tool_call(call["name"], None, call["id"], TOO_MANY_DIGITS)
+    return native_call(call["name"], arguments, call["id"], names)
 
 
 def _ending_calls(text: str, match: re.Match[str], names: Collection[str] | Mapping[str, Any],

@@ -25,22 +25,45 @@ from toolwire.parsing._scan import (
     to_jsonable,
 )
 
-__all__ = ["decode_value_at", "is_truncation"]
+__all__ = ["TOO_MANY_DIGITS", "decode_value_at", "is_truncation"]
+
+TOO_MANY_DIGITS = ("A number in the call has too many digits to read; send it with fewer digits, or as a string if "
+                   "the tool takes one.")
+"""The error of a Python-literal call holding an int of more than ``sys.get_int_max_str_digits()`` digits, which
+Python refuses to read or write (in any base: :func:`~toolwire.parsing._python_parse.parse_source`); the pythonic
+reader says the same, naming the call (review 253 #1)."""
+
+
+class _TooLong(Exception):
+    """The Python literal holds an int too long to read or write as text (:data:`TOO_MANY_DIGITS`)."""
 
 
 def _literal(source: str) -> Any:
     """The JSON-ready value of the Python literal ``source``, or ``None`` when it is not one (a raw line break in
-    a double-quoted string is read as ``\\n``, as in JSON: :func:`escape_line_breaks`).
+    a double-quoted string is read as ``\\n``, as in JSON: :func:`escape_line_breaks`), nor when it holds an int
+    too long to write as text.
 
     Raises:
         RepeatedKey: a dict of the literal gives one key twice with different values (review 215 #1).
     """
+    try:
+        return _python_literal(source)
+    except _TooLong:
+        return None
+
+
+def _python_literal(source: str) -> Any:
+    """:func:`_literal`, raising :class:`_TooLong` for an int too long to write as text."""
     for attempt in (source, escape_line_breaks(source)):
         if attempt is None:
             break
         try:
             node = parse_expr(attempt)
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
+        except (SyntaxError, ValueError) as exc:  # (Python's own sentence for an int over the limit: review 253 #1)
+            if "Exceeds the limit" in str(exc):
+                raise _TooLong from None
+            continue
+        except (MemoryError, RecursionError):
             continue
         refuse_repeated_literal_keys(node)
         try:
@@ -77,7 +100,8 @@ def decode_value_at(text: str, pos: int) -> tuple[Any, int]:
 
     Raises:
         DecodeFailure: nothing could be decoded; ``kind`` tells whether the text was cut off. JSON whose object
-            gives a key twice with different values is ``"invalid"`` (its message names the key), not repaired.
+            gives a key twice with different values is ``"invalid"`` (its message names the key), not repaired; so
+            is a Python literal holding an int too long to write as text (:data:`TOO_MANY_DIGITS`).
     """
     try:
         return _DECODER.raw_decode(text, pos)
@@ -97,9 +121,11 @@ def decode_value_at(text: str, pos: int) -> tuple[Any, int]:
         # JSON with a slip (a trailing comma) is repaired the JSON way (true/null, "\/", "\ud83d\ude00");
         # only text written in Python syntax (single quotes, True/None) is read as a Python literal
         try:
-            value = _literal(source) if looks_pythonic(source) else _repaired_json(source)
+            value = _python_literal(source) if looks_pythonic(source) else _repaired_json(source)
         except RepeatedKey as exc:  # a Python dict giving a key twice: refused as JSON is (review 215 #1)
             raise DecodeFailure("invalid", exc.msg) from None
+        except _TooLong:  # as the pythonic reader says it (review 253 #1)
+            raise DecodeFailure("invalid", TOO_MANY_DIGITS) from None
         if value is not None:
             return value, end
     pythonic = text.startswith("'", skip_ws(text, pos + 1))

@@ -13,12 +13,18 @@ and never evaluated. Two things of the parser need care in a library:
   overlapped (gh-106905; review 125 #2): parses take turns under a re-entrant lock (a warning hook that parses text
   itself does not deadlock: review 127 #3), and a ``SystemError`` from an overlap with a parse outside toolwire is
   tried once more.
+
+An int literal written in hexadecimal, octal or binary (``0x...``) is read whatever its length, though Python cannot
+write one of more than ``sys.get_int_max_str_digits()`` decimal digits (4300 by default) as text, so ``json.dumps``
+could not send it on; model text holding one is refused as Python refuses such a number written in decimal
+(review 253 #1: a call holding one stopped the run with a ProviderError).
 """
 
 from __future__ import annotations
 
 import ast
 import re
+import sys
 import threading
 import warnings
 from typing import cast
@@ -30,6 +36,23 @@ MODEL_TEXT = "<toolwire model text>"
 
 _LOCK = threading.RLock()
 _ast_parse = ast.parse  # (looked up here, so a test can watch toolwire's parses alone)
+
+
+_RADIX_INT = re.compile(r"0[xXoObB]")
+
+
+def _refuse_long_ints(tree: ast.AST, source: str) -> None:
+    """Raise the ``ValueError`` Python raises for a decimal int literal too long to write as text
+    (``"Exceeds the limit (4300 digits) for integer string conversion..."``) when ``tree`` holds one written in
+    hexadecimal, octal or binary (see the module docstring). Only a long text with such a literal is walked."""
+    limit = sys.get_int_max_str_digits()
+    # a hex literal of over ``limit`` digits has at least limit * log16(10) > 0.83 * limit hex digits
+    if not limit or len(source) < limit * 0.83 or _RADIX_INT.search(source) is None:
+        return
+    for node in ast.walk(tree):
+        # (an int of at most 3 * limit bits is below 8**limit < 10**limit: it writes; str() is the exact test)
+        if isinstance(node, ast.Constant) and type(node.value) is int and node.value.bit_length() > 3 * limit:
+            str(node.value)
 
 
 _PSEUDO_FILES = r"<toolwire [^<>]*>\Z"
@@ -65,15 +88,19 @@ def parse_source(source: str, filename: str = MODEL_TEXT, mode: str = "eval") ->
 
     Raises:
         SyntaxError, ValueError, MemoryError, RecursionError: ``source`` does not parse (``ValueError`` also when
-            Python's parser failed twice with ``SystemError``).
+            Python's parser failed twice with ``SystemError``, and for :data:`MODEL_TEXT` when it holds an int
+            literal of more than ``sys.get_int_max_str_digits()`` digits in any base, as for one in decimal).
     """
     with _LOCK:
         _ignore_parser_warnings(filename)
         for _attempt in range(2):
             try:
-                return _ast_parse(source, filename=filename, mode=mode)
+                tree = _ast_parse(source, filename=filename, mode=mode)
             except SystemError:
                 continue
+            if filename == MODEL_TEXT:
+                _refuse_long_ints(tree, source)
+            return tree
     raise ValueError("the text could not be parsed: Python's parser failed twice (another thread parsed at once)")
 
 
