@@ -36,7 +36,8 @@ def _depth() -> int:
 class _DaemonPool(concurrent.futures.Executor):
     """A thread pool of up to ``max_workers`` daemon threads, started on demand and reused when idle.
 
-    Its threads run at nesting depth ``depth + 1`` (see :func:`toolwire._concurrency.thread_pool`).
+    Its threads run at nesting depth ``depth + 1`` (see :func:`toolwire._concurrency.thread_pool`). The threads the
+    work on them makes are normal (non-daemon) threads unless it asks otherwise (:func:`_threads_made_here_not_daemon`).
     """
 
     def __init__(self, max_workers: int, depth: int, prefix: str = "toolwire") -> None:
@@ -97,6 +98,7 @@ class _DaemonPool(concurrent.futures.Executor):
 
     def _serve(self) -> None:
         _local.depth = self._depth + 1
+        _threads_made_here_not_daemon(threading.current_thread())
         while True:
             if (item := self._work.get()) is None:  # shut down
                 return
@@ -117,6 +119,24 @@ class _DaemonPool(concurrent.futures.Executor):
                 future.set_result(result)
             finally:
                 self.busy.pop(threading.get_ident(), None)
+
+
+def _threads_made_here_not_daemon(thread: threading.Thread) -> None:
+    """Let the threads that code running on ``thread``, a started daemon thread of toolwire's, makes without saying
+    ``daemon=`` be normal threads, which the interpreter waits for at exit, as under a direct call or a
+    ``ThreadPoolExecutor`` (review 251 #1: a tool's background writer was cut off part-way at exit).
+
+    A new ``threading.Thread`` takes its default flag from ``current_thread().daemon``, which CPython reads from
+    ``Thread._daemonic``; ``thread`` says False from now on. ``thread`` itself still does not hold up the exit: what
+    the exit waits for was settled as it started (3.11, 3.12: ``_set_tstate_lock`` put only non-daemon threads in
+    ``_shutdown_locks``, the set ``threading._shutdown`` joins; 3.13: ``_start_joinable_thread(..., daemon=True)``
+    told the runtime, whose ``_thread_shutdown`` joins only the others). Where ``Thread`` keeps the flag elsewhere,
+    nothing is changed. Raises nothing.
+    """
+    if getattr(thread, "_daemonic", None) is True:
+        thread._daemonic = False  # (read by .daemon, and so by the Thread made next on this thread)
+        if thread.daemon is not False:  # (a Thread whose .daemon reads something else: left as it was)
+            thread._daemonic = True
 
 
 class _Fate:
