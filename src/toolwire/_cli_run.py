@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -79,18 +80,19 @@ def _say_cut(result: Any) -> None:
 
 
 def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
-    if as_json:  # what the tools print goes to stderr, so stdout holds the JSON alone (review 48)
-        try:
-            with output_to_stderr():
+    if as_json:  # what the tools print goes to stderr, so stdout holds the JSON alone (review 48), also what their
+        with output_to_stderr(until_exit=True) as stdout:  # threads print later, up to the exit (review 251 #2)
+            try:
                 result = agent.invoke(conversation)
-        except (ToolwireError, KeyboardInterrupt) as exc:  # the conversation so far, then the error (review 59)
-            kept = getattr(exc, "messages", None)
-            if isinstance(kept, list) and kept:  # (ask ends now: a call still running is stopped part-way)
-                from toolwire._concurrency import still_running
+            except (ToolwireError, KeyboardInterrupt) as exc:  # the conversation so far, then the error (review 59)
+                kept = getattr(exc, "messages", None)
+                if isinstance(kept, list) and kept:  # (ask ends now: a call still running is stopped part-way)
+                    from toolwire._concurrency import still_running
 
-                _print_json(cut_off_answers(_marked(kept, getattr(exc, "reused_calls", None)), set(still_running())))
-            raise
-        _print_json(_marked(result.messages, result.reused_calls))
+                    _print_json(cut_off_answers(_marked(kept, getattr(exc, "reused_calls", None)),
+                                                set(still_running())), stdout)
+                raise
+            _print_json(_marked(result.messages, result.reused_calls), stdout)
         return result
     from toolwire.models._sdk import SDKChatModel
 
@@ -132,24 +134,29 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
     return result
 
 
-def _print_json(value: Any) -> None:
+def _print_json(value: Any, stdout: Any = None) -> None:
     """Print ``value`` (JSON data) on standard output as ``--json`` shows it: indented, coloured on a terminal, with
     its terminal controls escaped (:func:`~toolwire._printing.terminal_json`; rich's ``print_json`` wrote the C1
     controls raw: review 154 #3). Coloured only when standard output is a terminal: ``FORCE_COLOR`` (set in many CI
-    systems) made rich colour it on a pipe too, which ``jq`` could not read (review 199 #6)."""
+    systems) made rich colour it on a pipe too, which ``jq`` could not read (review 199 #6). ``stdout``: the text
+    stream standard output is while ``sys.stdout`` goes to stderr (:func:`~toolwire._std_streams.output_to_stderr`),
+    used unless ``out`` was given a file of its own; None: ``out``."""
     from rich.highlighter import JSONHighlighter
     from rich.text import Text
 
+    console = out if stdout is None or out.file is not sys.stdout else Console(file=stdout, highlight=False,
+                                                                                soft_wrap=True)
     shown = terminal_json(value)
-    text = JSONHighlighter()(shown) if _on_terminal() else Text(shown)
+    text = JSONHighlighter()(shown) if _on_terminal(console) else Text(shown)
     text.no_wrap, text.overflow = True, None
-    out.print(text, soft_wrap=True)
+    console.print(text, soft_wrap=True)
 
 
-def _on_terminal() -> bool:
-    """Whether ``out`` writes to a real terminal (whatever ``FORCE_COLOR`` or ``TTY_COMPATIBLE`` say)."""
+def _on_terminal(console: Console | None = None) -> bool:
+    """Whether ``console`` (``out`` by default) writes to a real terminal (whatever ``FORCE_COLOR`` or
+    ``TTY_COMPATIBLE`` say)."""
     try:
-        return bool(out.file.isatty())
+        return bool((console or out).file.isatty())
     except (AttributeError, OSError, ValueError):  # (a closed or unusual stream)
         return False
 

@@ -8,41 +8,119 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import re
 import sys
 from collections.abc import Iterator
+from typing import TextIO
 
-__all__ = ["output_failed", "output_to_stderr", "tolerant_input", "tolerant_output", "unwritable_output", "utf8_arg",
+__all__ = ["closed_output_fails", "output_failed", "output_to_stderr", "tolerant_input", "tolerant_output",
+           "unwritable_output", "utf8_arg",
            "utf8_line"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @contextlib.contextmanager
-def output_to_stderr() -> Iterator[None]:
+def output_to_stderr(*, until_exit: bool = False) -> Iterator[TextIO]:
     """Send what is written to standard output to standard error while the block runs: ``print`` (``sys.stdout``)
     and what writes to file descriptor 1 below Python, such as a command a tool runs or C code's printf (review 80, 82).
 
+    Args:
+        until_exit: leave it so when the block exits, up to the process's end, so that what a tool's thread prints
+            after the run (waited for at exit) goes to standard error too, not after the command's JSON (review 251
+            #2). Only where ``sys.stdout`` is the process's own (``sys.__stdout__``); elsewhere (a test runner's
+            stream) the block ends as without it.
+
+    Yields:
+        A text stream to standard output as it was, for what the command itself writes there (``--json``'s JSON),
+        flushed (and closed, when made here) as the block exits.
+
+    Raises:
+        OSError: standard output is closed (:func:`closed_output_fails`; review 251 #4), raised at entry.
+
     Returns:
-        A context manager; file descriptor 1 is itself again when it exits (left alone when it is closed).
+        A context manager; file descriptor 1 is itself again when it exits (left alone when it is closed, and with
+        ``until_exit``).
     """
-    sys.stdout.flush()
+    stream = sys.stdout
+    if stream is None or isinstance(stream, _ClosedOutput):
+        raise _closed_error()
+    stream.flush()
+    keep = until_exit and stream is sys.__stdout__
     saved: int | None = None
     with contextlib.suppress(OSError):  # no file descriptor 1 or 2 (closed): sys.stdout alone is sent
         saved = os.dup(1)
         os.dup2(2, 1)
+    real: TextIO = stream
+    if saved is not None and _writes_to_fd1(stream):  # (its descriptor now goes to stderr: a stream of its own)
+        real = open(os.dup(saved), "w", encoding=getattr(stream, "encoding", None) or "utf-8",  # noqa: SIM115
+                    errors=getattr(stream, "errors", None) or "strict")
+    sys.stdout = sys.stderr
     try:
-        with contextlib.redirect_stdout(sys.stderr):
-            yield
+        yield real
     finally:
-        if saved is not None:
-            with contextlib.suppress(Exception):  # C code's printf, still in the C library's buffer (review 82)
-                import ctypes
+        try:
+            real.flush()
+        finally:
+            if real is not stream:
+                with contextlib.suppress(OSError):
+                    real.close()
+            if not keep:
+                sys.stdout = stream
+            if saved is not None:
+                if not keep:
+                    with contextlib.suppress(Exception):  # C code's printf, still in the C library's buffer (r. 82)
+                        import ctypes
 
-                ctypes.CDLL(None).fflush(None)
-            os.dup2(saved, 1)
-            os.close(saved)
+                        ctypes.CDLL(None).fflush(None)
+                    os.dup2(saved, 1)
+                os.close(saved)
+
+
+def _writes_to_fd1(stream: TextIO) -> bool:
+    try:
+        return stream.fileno() == 1
+    except (AttributeError, OSError, ValueError):  # (a stream of no descriptor: a test runner's)
+        return False
+
+
+class _ClosedOutput(io.TextIOBase):
+    """``sys.stdout`` when the process started with file descriptor 1 closed (``>&-``): writing raises the
+    ``OSError`` that :func:`output_failed` tells, so the command ends with one line (review 251 #4)."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise _closed_error()
+
+    def isatty(self) -> bool:
+        return False
+
+
+class _ClosedOutputError(OSError):
+    """Standard output is closed (see :class:`_ClosedOutput`)."""
+
+
+def _closed_error() -> OSError:
+    return _ClosedOutputError(errno.EBADF, "standard output is closed")
+
+
+def closed_output_fails() -> None:
+    """When the process started with standard output closed (``sys.stdout`` is None: ``>&-``), let what the command
+    writes there raise an ``OSError`` that :func:`output_failed` tells and :func:`unwritable_output` says in one line
+    (review 251 #4: tracebacks, or exit 0 with the output lost). A command that writes nothing there runs as usual.
+
+    Returns:
+        None; ``sys.stdout`` is set when it was None. Raises nothing.
+    """
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
 
 
 def tolerant_output() -> None:
@@ -114,7 +192,7 @@ def output_failed(exc: BaseException) -> bool:
     """
     if not isinstance(exc, OSError) or exc.errno == errno.EPIPE:
         return False
-    if exc.errno in _FULL:
+    if exc.errno in _FULL or isinstance(exc, _ClosedOutputError):
         return True
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -140,7 +218,8 @@ def unwritable_output(exc: OSError) -> str:
     why = exc.strerror or str(exc) or type(exc).__name__
     advice = "free some space, or write it elsewhere" if exc.errno in _FULL else "write it elsewhere"
     text = f"cannot write the output ({why}): {advice}."
-    _nowhere(1)
+    if not isinstance(exc, _ClosedOutputError):  # (a closed descriptor 1 may since be another file's: left alone)
+        _nowhere(1)
     try:
         sys.stderr.write(f"error: {text}\n")
         sys.stderr.flush()

@@ -1,0 +1,99 @@
+"""Review 251, the command line as a scripter uses it: #2 ``ask --json`` let a tool's thread that printed after the
+run put its text on standard output, after the JSON; #4 standard output closed (``>&-``) gave tracebacks, or exit 0
+with the output lost; #5 a tools file whose import raised an exception whose ``__str__`` raises gave a traceback;
+#3 ``mcp serve --transport http`` said it was serving before it listened; #6 ``models pull`` drew its progress bar into
+a stderr that is not a terminal. The commands run in a subprocess, with a local server as the model."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from _queued_http import QueuedServer, serving
+
+TOOLS = '''
+import threading
+from toolwire import tool
+
+@tool
+def get_weather(city: str) -> str:
+    """Get the weather.
+
+    Args:
+        city: the city
+    """
+    def upload_log():  # prints once the command's main code has ended (the JSON written)
+        threading.main_thread().join()
+        print("log uploaded", flush=True)
+    threading.Thread(target=upload_log).start()
+    return "sunny"
+'''
+
+
+def _answer(body: Any, n: int) -> dict[str, Any]:
+    """An OpenAI-compatible reply: a call of get_weather, then, once a tool answered, the answer."""
+    if body["messages"][-1]["role"] == "tool":
+        message: dict[str, Any] = {"role": "assistant", "content": "It is sunny."}
+    else:
+        message = {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]}
+    return {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+
+
+@pytest.fixture
+def server() -> Iterator[QueuedServer]:
+    with serving("/v1") as found:
+        found.answer = _answer
+        yield found
+
+
+def _toolwire(*args: str, closed_stdout: bool = False, stdin: str | None = None,
+              env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the ``toolwire`` command (``closed_stdout``: with file descriptor 1 closed, as ``>&-`` starts it)."""
+    command = [sys.executable, "-c", "from toolwire.cli import main; main()", *args]
+    if closed_stdout:
+        command = ["sh", "-c", 'exec "$@" >&-', "sh", *command]
+    return subprocess.run(command, capture_output=not closed_stdout, stderr=subprocess.PIPE if closed_stdout else None,
+                          input=stdin, text=True, timeout=120, env={**os.environ, **(env or {})})
+
+
+# --- #2: ask --json, standard output holds the JSON alone ----------------------------------------------------------
+
+def test_ask_json_keeps_what_a_tools_thread_prints_late_off_stdout(server: QueuedServer, tmp_path: Path) -> None:
+    tools = tmp_path / "late.py"
+    tools.write_text(TOOLS)
+    done = _toolwire("ask", "Weather in Paris?", "-m", f"openai-compatible:m@{server.url}", "--tools", str(tools),
+                     "--json")
+    assert done.returncode == 0, done.stderr
+    messages = json.loads(done.stdout)  # (the JSON alone)
+    assert messages[-1]["content"] == "It is sunny."
+    assert "log uploaded" in done.stderr
+
+
+# --- #4: standard output closed ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [["ask", "q"], ["ask", "q", "--json"], ["chat"]])
+def test_a_command_run_with_stdout_closed_says_so_in_one_line(server: QueuedServer, args: list[str]) -> None:
+    done = _toolwire(*args, "-m", f"openai-compatible:m@{server.url}", closed_stdout=True,
+                     stdin="q\n" if args == ["chat"] else None)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "error: cannot write the output (standard output is closed): write it elsewhere."], done.stderr
+    assert server.requests == []  # (nothing run whose output would be lost)
+
+
+def test_models_list_with_stdout_closed_fails(tmp_path: Path) -> None:
+    done = _toolwire("models", "list", closed_stdout=True, env={"TOOLWIRE_HOME": str(tmp_path)})
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        "error: cannot write the output (standard output is closed): write it elsewhere."), done.stderr
+    assert "Traceback" not in done.stderr
