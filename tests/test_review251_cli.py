@@ -97,3 +97,45 @@ def test_models_list_with_stdout_closed_fails(tmp_path: Path) -> None:
     assert done.stderr.splitlines()[-1] == (
         "error: cannot write the output (standard output is closed): write it elsewhere."), done.stderr
     assert "Traceback" not in done.stderr
+
+
+# --- #5: an import error whose __str__ raises ----------------------------------------------------------------------
+
+BAD_STR = '''
+class ConfigError(Exception):
+    def __str__(self):
+        return f"bad config key {self.key!r}"  # (.key never set)
+
+raise ConfigError()
+'''
+
+
+def test_a_tools_file_raising_an_error_whose_str_fails_gives_one_line(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.cli_tools import load_tools
+    from toolwire.errors import UserError
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "weird.py").write_text(BAD_STR)
+    with pytest.raises(UserError) as raised:
+        load_tools("weird.py")
+    assert str(raised.value) == ("Loading tools from 'weird.py' failed at weird.py:6 with ConfigError: fix the code "
+                                 "there, then try again.")
+
+
+def test_a_relative_import_error_whose_str_fails_gives_one_line(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.cli_tools import load_tools
+    from toolwire.errors import UserError
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "weird.py").write_text(BAD_STR.replace("(Exception)", "(ImportError)"))
+    with pytest.raises(UserError, match=r"failed at weird.py:6 with ConfigError: fix the code there"):
+        load_tools("weird.py")
+
+
+def test_the_command_says_it_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "weird.py").write_text(BAD_STR)
+    done = _toolwire("ask", "q", "--tools", str(tmp_path / "weird.py"), "-m", "openai-compatible:m@http://127.0.0.1:9/v1")
+    assert done.returncode == 1
+    assert len(done.stderr.splitlines()) == 1 and "with ConfigError:" in done.stderr, done.stderr

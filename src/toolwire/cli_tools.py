@@ -104,7 +104,7 @@ def _load_tools(spec: str, *, server_tools: bool) -> list[Any]:
                             "file or an importable module name.") from None
         raise UserError(_import_failure(spec, exc, "install the module it imports, or fix the import")) from None
     except Exception as exc:
-        dotted = _package_module(path) if isinstance(exc, ImportError) and "relative import" in str(exc) \
+        dotted = _package_module(path) if isinstance(exc, ImportError) and "relative import" in _message(exc) \
             and path.suffix == ".py" else None
         if dotted is not None:  # (review 199 #8: "fix the code there", for code that is right)
             raise UserError(_import_failure(spec, exc, f"{spec} is a module of a package, which loads by its module "
@@ -458,7 +458,7 @@ def _import_failure(spec: str, exc: BaseException, fix: str = "fix the code ther
     line a ``SyntaxError`` names, else the innermost line of the traceback in a file that is neither Python's, an
     installed package's nor toolwire's), what failed, and what to do (``fix``: "fix the code there"; review 135 #3:
     an error raised at import gave no line of the file at all). Raises nothing."""
-    detail = (str(exc).strip().splitlines() or [""])[0].rstrip(".")
+    detail = (_message(exc).strip().splitlines() or [""])[0].rstrip(".")
     if isinstance(exc, SyntaxError) and exc.filename and exc.lineno and _users_file(exc.filename):
         detail = (exc.msg or "").rstrip(".")  # (str() adds "(file, line N)", said before it here)
         where = f"{_shown_path(exc.filename)}:{exc.lineno}"
@@ -469,6 +469,15 @@ def _import_failure(spec: str, exc: BaseException, fix: str = "fix the code ther
     if where is None:
         return f"Loading tools from {spec!r} failed with {what}: fix the file (or what it imports), then try again."
     return f"Loading tools from {spec!r} failed at {where} with {what}: {fix}, then try again."
+
+
+def _message(exc: BaseException) -> str:
+    """``str(exc)``, or "" when that raises (a library's ``__str__`` reading an attribute never set: review 251 #5,
+    an 80-line traceback), so the line says the error's type alone. Raises nothing."""
+    try:
+        return str(exc)
+    except Exception:
+        return ""
 
 
 def _users_file(filename: str) -> bool:
@@ -493,7 +502,7 @@ def _shown_path(filename: str) -> str:
 def _first_sentence(exc: BaseException) -> str:
     """The first sentence of an error's message, without its final period (pydantic's run over lines); an ellipsis
     ("pass description=... so") neither ends the sentence nor loses its dots (review 170 #6)."""
-    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    text = (_message(exc).strip().splitlines() or [type(exc).__name__])[0]
     head = re.split(r"(?<!\.)\. ", text, maxsplit=1)[0]
     return head[:-1] if head.endswith(".") and not head.endswith("..") else head
 
