@@ -25,10 +25,11 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from toolwire.errors import UserError
+from toolwire._secrets import redact_url
+from toolwire.errors import ProviderError, UserError
 from toolwire.models._pull_hub import _user_info, shown_endpoint
 
-__all__ = ["made_client", "proxy_problem"]
+__all__ = ["made_client", "proxy_failure", "proxy_for", "proxy_problem", "proxy_refused"]
 
 _SCHEMES = ("http", "https", "socks5", "socks5h")  # the proxy schemes httpx takes
 _ADVICE = "write it as http://[user:password@]host:port, or unset it"
@@ -43,17 +44,22 @@ def _settings() -> list[tuple[str, str]]:
     variable, unread (review 225 #1). A ``NO_PROXY`` that lists hosts does not: httpx still reads and builds each
     proxy when the client is made, and refuses one it cannot use there, whatever host the client is for.
     """
+    return list(_by_scheme().values())
+
+
+def _by_scheme() -> dict[str, tuple[str, str]]:
+    """:func:`_settings` by the scheme each is for (``"https"``, ``"http"``, ``"all"``)."""
     found = urllib.request.getproxies()
     if any(host.strip() == "*" for host in found.get("no", "").split(",")):
-        return []
-    settings = []
+        return {}
+    settings = {}
     for scheme in ("https", "http", "all"):
         value = found.get(scheme)
         if not value:
             continue
         names = [name for name, held in os.environ.items() if name.lower() == f"{scheme}_proxy" and held == value]
         names.sort(key=lambda name: name != name.lower())
-        settings.append((names[0] if names else f"{scheme.upper()}_PROXY", value))
+        settings[scheme] = (names[0] if names else f"{scheme.upper()}_PROXY", value)
     return settings
 
 
@@ -126,8 +132,8 @@ def proxy_problem(exc: BaseException | None = None) -> str | None:
         shown = f"The environment variable {name} holds {shown_endpoint(value)!r}"
         scheme = (value.partition("://")[0] if "://" in value else "http").lower()
         if scheme.startswith("socks") and scheme not in _SCHEMES:  # (socks4, socks4a: httpx has none, socksio or not)
-            return (f"{shown}, a {scheme} proxy, which the HTTP library cannot use (it takes SOCKS5 only, review 253 "
-                    f"#6): give a socks5:// or http:// proxy there, or unset {name}.")
+            return (f"{shown}, a {scheme} proxy, which the HTTP library cannot use (it takes SOCKS5 only): give a "
+                    f"socks5:// or http:// proxy there, or unset {name}.")
         if scheme.startswith("socks") and importlib.util.find_spec("socksio") is None:
             return (f"{shown}, a SOCKS proxy, which needs the socksio package: pip install socksio, or unset "
                     f"{name}.")
@@ -164,3 +170,122 @@ def made_client(make: Callable[[bool], Any], asynchronous: bool) -> Any:
             if problem is None:
                 raise
     raise UserError(problem)
+
+
+# -- a proxy's failures (review 253 #2) ----------------------------------------------------------------------------
+
+
+def proxy_for(url: str | None) -> tuple[str, str] | None:
+    """The proxy variable httpx sends a request for ``url`` through, as ``(name, value)``: the one for its scheme
+    (``HTTPS_PROXY`` for ``https``, ``HTTP_PROXY`` for ``http``), else ``ALL_PROXY``; None when none is set, or
+    ``NO_PROXY`` spares the URL's host. ``url`` None (or one that cannot be read): the providers' default
+    endpoints, which are ``https``."""
+    try:
+        parts = urllib.parse.urlsplit(url or "https://")
+        host = parts.hostname or ""
+    except ValueError:
+        parts, host = urllib.parse.urlsplit("https://"), ""
+    settings = _by_scheme()
+    found = settings.get(parts.scheme.lower() or "https") or settings.get("all")
+    if found is None or (host and urllib.request.proxy_bypass_environment(host, urllib.request.getproxies())):
+        return None
+    return found
+
+
+def _request_url(exc: BaseException) -> str | None:
+    """The URL of the request an HTTP client's exception (or an SDK's status error) was raised for, else None."""
+    for owner in (exc, getattr(exc, "response", None)):
+        try:
+            request = getattr(owner, "request", None)  # (httpx's exceptions raise RuntimeError without one)
+        except RuntimeError:
+            request = None
+        url = getattr(request, "url", None)
+        if url is not None:
+            return str(url)
+    return None
+
+
+def _named(found: tuple[str, str] | None) -> tuple[str, str]:
+    """``(where, name)``: "the proxy in HTTPS_PROXY (http://****@host:port)" and the variable's name."""
+    if found is None:
+        return "the proxy between toolwire and the server", "the proxy settings"
+    name, value = found
+    return f"the proxy in {name} ({shown_endpoint(value)})", name
+
+
+def _credentials_hint(found: tuple[str, str] | None) -> str:
+    """What to do about a proxy that refused its credentials (407)."""
+    name = _named(found)[1]
+    if found is not None and not _user_info(found[1]):
+        return (f"The proxy asks for a user name and password: write them in {name} as "
+                f"http://user:password@host:port (with '@', ':', '/' in them as %40, %3A, %2F), or unset {name}.")
+    return (f"Check the proxy's user name and password in {name} (written as http://user:password@host:port, with "
+            f"'@', ':', '/' in them as %40, %3A, %2F), or unset {name}; trying again sends the same ones.")
+
+
+def proxy_refused(error: ProviderError, exc: BaseException, base_url: str | None) -> ProviderError:
+    """``error`` (a translated HTTP 407, which a proxy answers a plain ``http://`` request with when it refuses its
+    credentials) as the proxy's failure: not retryable (each try sends the same credentials), its hint naming the
+    proxy variable (its URL masked) and what to check.
+
+    Args:
+        error: the ProviderError the status was translated to (status 407).
+        exc: the SDK's error (its request's URL says which proxy variable applies).
+        base_url: the model's base URL, when ``exc`` carries no request.
+    """
+    found = proxy_for(_request_url(exc) or base_url)
+    where = _named(found)[0]
+    if where.lower() in str(error.args[0] if error.args else "").lower():  # (said already: proxy_failure's own)
+        return error
+    return ProviderError(str(error.args[0]) if error.args else "Proxy authentication required.",
+                         provider=error.provider, status=error.status, retryable=False,
+                         hint=f"{_capital(where)} refused its credentials (407). {_credentials_hint(found)}")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+_STATUS = re.compile(r"\s*(\d{3})\b")
+
+
+def proxy_failure(provider: str, exc: BaseException, names: set[str], base_url: str | None) -> ProviderError | None:
+    """The ProviderError for an HTTP client's exception that is the proxy's failure, else None.
+
+    Recognised (by class name: ``names``, the exception's classes of the HTTP libraries): httpx's ``ProxyError``
+    (the proxy answered ``CONNECT`` with an error: a 407 refuses its credentials, not retryable; another status is
+    retryable when a 5xx, 408 or 429) and aiohttp's ``ClientHttpProxyError``; a failed connection (httpx's
+    ``ConnectError`` other than a TLS one, aiohttp's ``ClientProxyConnectionError``) when a proxy variable applies
+    to the request's URL (:func:`proxy_for`): the proxy cannot be reached (retryable, as connection errors are).
+    The message and hint name the proxy variable, its URL with the user name and password masked.
+
+    Args:
+        provider: the provider's name, for the error.
+        exc: the HTTP client's exception.
+        names: the names of ``exc``'s classes that are the HTTP libraries'.
+        base_url: the model's base URL, when ``exc`` carries no request.
+    """
+    refused = bool(names & {"ProxyError", "ClientHttpProxyError"})
+    if not refused and not names & {"ConnectError", "ClientProxyConnectionError"}:
+        return None
+    detail = " ".join(str(getattr(exc, "os_error", None) or exc).split())[:300] or type(exc).__name__
+    found = proxy_for(_request_url(exc) or base_url)
+    if not refused and (found is None or re.search(r"ssl|certificate|tls", detail, re.IGNORECASE)):
+        return None
+    where, name = _named(found)
+    detail = redact_url(detail)
+    if not refused:
+        return ProviderError(f"Could not connect to {where}: {detail}.", provider=provider, status=None, retryable=True,
+                             hint=f"Check that the proxy is running and that the host and port in {name} are "
+                                  f"right, or unset {name}; then try again.")
+    status = getattr(exc, "status", None)
+    code = _STATUS.match(detail)
+    status = status if isinstance(status, int) else int(code.group(1)) if code else None
+    if status == 407:
+        return ProviderError(f"{_capital(where)} refused its credentials ({detail}).", provider=provider, status=407,
+                             retryable=False, hint=_credentials_hint(found))
+    return ProviderError(f"{_capital(where)} did not open the connection to the server ({detail}).",
+                         provider=provider, status=status,
+                         retryable=status is None or status >= 500 or status in (408, 429),
+                         hint=f"Check the proxy (its log may say why) and that it lets toolwire reach the "
+                              f"provider, or unset {name}; then try again.")

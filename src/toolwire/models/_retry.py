@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 from toolwire._printing import safe_text
 from toolwire._secrets import redact_url
 from toolwire.errors import ProviderError
+from toolwire.models._proxy_env import proxy_failure
 
 __all__ = ["BILLING_CODES", "NOT_FOUND_HINT", "SERVER_FAILED_HINT", "RetryPolicy", "aclose_stream", "api_key_hint",
            "aretry_stream", "awith_retries", "body_message", "close_stream", "error_code", "error_message",
@@ -352,11 +353,14 @@ def transport_error(provider: str, exc: BaseException, *, timeout: float,
     connections and connections that broke mid-response (``RemoteProtocolError``, ``ReadError``...),
     ``aiohttp``'s ``ClientConnectionError`` family and ``ClientPayloadError`` (a body cut short), and a
     plain ``TimeoutError`` (what ``aiohttp`` raises when the request's total time runs out). All are
-    retryable, as connection errors are.
+    retryable, as connection errors are; a proxy's failure is said as the proxy's (naming its variable:
+    :func:`~toolwire.models._proxy_env.proxy_failure`, a 407 not retryable; review 253 #2).
     """
     names = {cls.__name__ for cls in type(exc).__mro__ if cls.__module__.split(".")[0] in _HTTP_LIBRARIES}
     if isinstance(exc, TimeoutError) or names & {"TimeoutException", "ServerTimeoutError"}:
         return status_error(provider, None, f"The request timed out after {timeout:g} s.", base_url=base_url)
+    if proxied := proxy_failure(provider, exc, names, base_url):
+        return proxied
     if names & {"ConnectError", "ClientConnectorError"}:
         reason = getattr(exc, "os_error", None) or exc  # aiohttp's own text shows the SSL context object
         return status_error(provider, None, f"Could not connect: {reason}", base_url=base_url,

@@ -29,6 +29,7 @@ from toolwire._secrets import mask_secret, scrub_exception, url_secrets
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._keys import Secret
+from toolwire.models._proxy_env import proxy_refused
 from toolwire.models._retry import hide_cause
 from toolwire.models.base import ChatRequest
 
@@ -224,6 +225,8 @@ class SDKErrors:
             found = self._not_a_reply(exc, began)
         if found is None:
             return None
+        if found.status == 407:  # a proxy's refusal of its credentials (review 253 #2), not the server's
+            found = proxy_refused(found, exc, self.base_url)
         found = self._without_key(found)
         return found if clean else hide_cause(found)
 
