@@ -349,13 +349,11 @@ def transport_error(provider: str, exc: BaseException, *, timeout: float,
                     base_url: str | None = None) -> ProviderError | None:
     """The ProviderError for an HTTP client's own exception that an SDK let through, or ``None``.
 
-    Recognised (by class name and module, so neither library is imported): ``httpx`` timeouts, failed
-    connections and connections that broke mid-response (``RemoteProtocolError``, ``ReadError``...),
-    ``aiohttp``'s ``ClientConnectionError`` family and ``ClientPayloadError`` (a body cut short), and a
-    plain ``TimeoutError`` (what ``aiohttp`` raises when the request's total time runs out). All are
-    retryable, as connection errors are; a proxy's failure is said as the proxy's (naming its variable:
-    :func:`~toolwire.models._proxy_env.proxy_failure`, a 407 not retryable; review 253 #2).
-    """
+    Recognised (by class name and module, so neither library is imported): ``httpx`` timeouts, failed connections
+    and connections that broke mid-response (``RemoteProtocolError``, ``ReadError``...), ``aiohttp``'s
+    ``ClientConnectionError`` family and ``ClientPayloadError`` (a body cut short), and a plain ``TimeoutError``
+    (``aiohttp``'s when the request's total time runs out). All are retryable, as connection errors are; a proxy's
+    failure is said as the proxy's (:func:`~toolwire.models._proxy_env.proxy_failure`: a 407 is not retried)."""
     names = {cls.__name__ for cls in type(exc).__mro__ if cls.__module__.split(".")[0] in _HTTP_LIBRARIES}
     if isinstance(exc, TimeoutError) or names & {"TimeoutException", "ServerTimeoutError"}:
         return status_error(provider, None, f"The request timed out after {timeout:g} s.", base_url=base_url)
