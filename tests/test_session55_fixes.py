@@ -135,3 +135,31 @@ def test_a_later_chunks_piece_still_joins_the_first_block_of_its_index() -> None
 def test_pieces_streamed_one_per_chunk_are_still_joined() -> None:
     pieces = [AIMessageChunk([{"type": "text", "text": t, "index": 0}]) for t in ("He", "ll", "o")]
     assert merge_chunks(pieces).content == [{"type": "text", "text": "Hello", "index": 0}]
+
+
+# --------------------------------------------------------------------------- JSON strings in Python-looking calls
+
+from toolwire.parsing import normalize_arguments, parse_tool_calls  # noqa: E402
+
+
+@pytest.mark.parametrize("text", [
+    '<tool_call>{"name": "fetch", "arguments": {"url": "https:\\/\\/x.org\\/a", "timeout": None}}</tool_call>',
+    '[fetch(url="https:\\/\\/x.org\\/a", timeout=None)]',
+])
+def test_a_json_escaped_slash_reads_as_a_slash_when_the_call_is_read_as_python(text: str) -> None:
+    (call,) = parse_tool_calls(text, ["fetch"]).tool_calls
+    assert call["args"] == {"url": "https://x.org/a", "timeout": None}
+
+
+def test_a_json_surrogate_pair_reads_as_one_character_in_a_python_dict() -> None:
+    args = normalize_arguments('{"text": "hi \\ud83d\\ude00", "loud": True}')
+    assert args == {"text": "hi \U0001F600", "loud": True}
+
+
+@pytest.mark.parametrize(("written", "value"), [
+    ("'a\\/b'", "a\\/b"),  # single quotes: Python's reading
+    ('r"a\\/b"', "a\\/b"),  # a raw string
+    ('"\\x41\\/"', "A\\/"),  # a Python escape: not a JSON string, Python's reading
+])
+def test_strings_that_are_not_json_keep_pythons_reading(written: str, value: str) -> None:
+    assert normalize_arguments("{'s': " + written + ", 'n': None}") == {"s": value, "n": None}

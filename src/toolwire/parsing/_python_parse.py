@@ -23,6 +23,7 @@ could not send it on; model text holding one is refused as Python refuses such a
 from __future__ import annotations
 
 import ast
+import json
 import re
 import sys
 import threading
@@ -53,6 +54,30 @@ def _refuse_long_ints(tree: ast.AST, source: str) -> None:
         # (an int of at most 3 * limit bits is below 8**limit < 10**limit: it writes; str() is the exact test)
         if isinstance(node, ast.Constant) and type(node.value) is int and node.value.bit_length() > 3 * limit:
             str(node.value)
+
+
+_JSON_ONLY = re.compile(r"\\/|[\ud800-\udfff]")  # what Python reads of JSON's \/ and of a \uXXXX surrogate pair
+
+
+def _read_json_strings(tree: ast.AST, source: str) -> None:
+    """Give each double-quoted string of ``tree`` that is a valid JSON string the value JSON reads in it, where
+    Python reads another: JSON's ``\\/`` is ``/`` (Python keeps the backslash) and a ``\\uXXXX`` surrogate pair
+    is one character (Python reads two lone surrogates). Models write JSON strings in Python-looking calls
+    (``{"url": "https:\\/\\/x.org", "timeout": None}``); review 255 #2. Only a string whose Python value holds
+    such a reading is looked at again."""
+    if "\\" not in source:
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and type(node.value) is str and _JSON_ONLY.search(node.value):
+            written = ast.get_source_segment(source, node)
+            if written is None or not written.startswith('"') or written.startswith('"""'):
+                continue
+            try:
+                value = json.loads(written.replace("\n", "\\n").replace("\r", "\\r"))
+            except ValueError:  # not a JSON string (a Python escape such as \x41, two strings side by side)
+                continue
+            if type(value) is str:
+                node.value = value
 
 
 _PSEUDO_FILES = r"<toolwire [^<>]*>\Z"
@@ -100,6 +125,7 @@ def parse_source(source: str, filename: str = MODEL_TEXT, mode: str = "eval") ->
                 continue
             if filename == MODEL_TEXT:
                 _refuse_long_ints(tree, source)
+                _read_json_strings(tree, source)
             return tree
     raise ValueError("the text could not be parsed: Python's parser failed twice (another thread parsed at once)")
 
