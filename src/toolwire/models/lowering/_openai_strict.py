@@ -56,6 +56,8 @@ What :func:`strict_schema` does with a schema outside that subset:
   holding it (``["object", "null"]``, review 228 #1), or that has ``properties``;
 * an array without an ``items`` schema (``{"type": "array"}``, as many MCP servers write a list) cannot be strict:
   the API answers 400 "array schema missing items", and strict mode takes no ``items: {}`` (review 190 #1);
+* an ``enum``/``const`` string strict mode refuses (above) raises :class:`StrictLiteralError` naming the value
+  (review 252 #1);
 * anything else it cannot express, and a schema past the size limits, raises ``ValueError``, and
   :func:`~toolwire.models.lowering.openai.convert_to_openai_tool` sends the tool non-strict with a
   warning.
@@ -70,8 +72,8 @@ from typing import Any
 from toolwire.models.lowering._common import constraint_notes, default_notes
 from toolwire.models.lowering._tuples import untyped_items
 
-__all__ = ["REFUSED", "STRICT_KEYWORDS", "StrictLimitError", "dropped_notes", "json_types", "pairwise_disjoint",
-           "pinned_values", "strict_schema"]
+__all__ = ["REFUSED", "STRICT_KEYWORDS", "StrictLimitError", "StrictLiteralError", "dropped_notes", "json_types",
+           "pairwise_disjoint", "pinned_values", "strict_schema"]
 
 
 class _NotStrict(Exception):
@@ -80,6 +82,17 @@ class _NotStrict(Exception):
 
 class StrictLimitError(ValueError):
     """The strict form of a schema is past a size limit of OpenAI's Structured Outputs (module doc)."""
+
+
+class StrictLiteralError(ValueError):
+    """An ``enum`` or ``const`` string of a schema holds a character OpenAI's Structured Outputs refuse in a string
+    literal (a double quote, a line feed, a NUL: module doc); ``str(exc)`` names the value and the character.
+
+    Attributes:
+        advice: what the user can change to make the tool strict (without the closing full stop).
+    """
+
+    advice = "Take that character out of the enum or const value"
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
@@ -320,6 +333,21 @@ class _Size:
         self.enum_values = 0
         self.text = 0
         self.large_enum_text = 0  # the longest total of one string enum of more than LARGE_ENUM values
+        self.refused: tuple[str, str] | None = None  # the first enum/const string strict mode refuses, and where
+
+
+# the characters strict mode refuses in an enum or const string (module doc), and how the error names them
+_REFUSED_CHARS = {'"': "a double quote (\")", "\n": "a line feed", "\x00": "a NUL character"}
+
+
+def _refused_literal(values: Any, where: str, size: _Size) -> None:
+    """Note in ``size`` the first string of ``values`` holding a character of :data:`_REFUSED_CHARS` (``where``:
+    ``"enum"`` or ``"const"``), unless one is noted already."""
+    if size.refused is None:
+        for value in values:
+            if isinstance(value, str) and ('"' in value or "\n" in value or "\x00" in value):
+                size.refused = (value, where)
+                return
 
 
 def _measure(node: Any, size: _Size, depth: int = 0) -> None:
@@ -344,8 +372,10 @@ def _measure(node: Any, size: _Size, depth: int = 0) -> None:
         size.text += sum(len(v) for v in strings)
         if len(strings) > LARGE_ENUM:
             size.large_enum_text = max(size.large_enum_text, sum(len(v) for v in strings))
+        _refused_literal(strings, "enum", size)
     if isinstance(node.get("const"), str):
         size.text += len(node["const"])
+        _refused_literal((node["const"],), "const", size)
     for key in _SUB_SCHEMA_LISTS:
         for sub in node.get(key) or ():
             _measure(sub, size, depth)
@@ -354,9 +384,16 @@ def _measure(node: Any, size: _Size, depth: int = 0) -> None:
 
 
 def _check_size(schema: dict[str, Any]) -> None:
-    """Raise ValueError naming the first size limit (module doc) that the strict ``schema`` goes past."""
+    """Raise :class:`StrictLimitError` naming the first size limit (module doc) that the strict ``schema`` goes past,
+    or :class:`StrictLiteralError` naming an ``enum``/``const`` string strict mode refuses."""
     size = _Size()
     _measure(schema, size)
+    if size.refused is not None:
+        value, where = size.refused
+        shown = repr(value) if len(value) <= 80 else repr(value[:77]) + "..."
+        char = next(c for c in _REFUSED_CHARS if c in value)
+        raise StrictLiteralError(f"the {where} value {shown} holds {_REFUSED_CHARS[char]}, which OpenAI's Structured "
+                                 "Outputs refuse in an enum or const string")
     for count, limit, what in (
         (size.properties, MAX_PROPERTIES, "object properties in all"),
         (size.depth, MAX_NESTING, "levels of nested objects"),
@@ -392,7 +429,8 @@ def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
             ``prefixItems`` (a tuple), an array without an ``items`` schema (``{"type": "array"}``, review 190
             #1); or its strict form is past one of the size limits of the Structured Outputs guide
             (too many properties or enum values, objects nested more than 10 deep; module doc): then a
-            :class:`StrictLimitError`.
+            :class:`StrictLimitError`; or an ``enum``/``const`` string holds a double quote, a line feed or a NUL,
+            which strict mode refuses: then a :class:`StrictLiteralError` naming the value.
     """
     if not parameters.get("properties") and parameters.get("additionalProperties") in (None, False) and not any(
             k in parameters for k in ("anyOf", "oneOf", *REFUSED)):
