@@ -4,6 +4,10 @@
 request: '" is not allowed in string literals for structured outputs (strict=true)'): such a schema is sent
 non-strict with a :class:`StrictSchemaWarning` naming the value, as other refused schemas are, for tools and
 structured output, Chat Completions, Responses and OpenAI-compatible servers alike.
+
+#2: OpenAI's response-format ``name`` is made a valid tool name as a JSON Schema's ``title`` is (``1st-answer``, which
+OpenAI takes, starts with a digit, which Gemini refuses), so the ported dict works on every provider, with no advice
+about an MCP ``prefix=``.
 """
 
 from __future__ import annotations
@@ -95,4 +99,45 @@ def test_with_structured_output_warns_at_its_line(settings: dict[str, Any]) -> N
     with pytest.warns(StrictSchemaWarning, match=r"'say \"hi\"'") as caught:
         model.with_structured_output(Answer, strict=True)
     assert caught[0].filename == __file__
+
+
+# -- 2: a response-format name made a valid tool name ----------------------------------------------------------------
+
+_PARAMS = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+
+
+@pytest.mark.parametrize("schema", [
+    {"name": "1st-answer", "strict": True, "schema": _PARAMS},
+    {"type": "json_schema", "json_schema": {"name": "1st-answer", "schema": _PARAMS}},
+    {"title": "1st-answer", **_PARAMS},
+])
+def test_a_response_format_name_is_made_valid_as_a_title_is(schema: dict[str, Any]) -> None:
+    from toolwire.models.lowering.gemini import convert_to_gemini_tool
+    from toolwire.models.structured import output_tool
+
+    spec, read = output_tool(schema)
+    assert spec.name == "_1st-answer"
+    assert convert_to_gemini_tool(spec)["name"] == "_1st-answer"  # (Gemini took it: no SchemaError)
+    assert read({"a": 1}) == {"a": 1}
+
+
+def test_a_response_format_name_with_a_space_is_made_valid_too() -> None:
+    from toolwire.models.structured import output_tool
+
+    spec, _ = output_tool({"name": "Weather Report", "schema": _PARAMS})
+    assert spec.name == "Weather_Report"
+    assert "Weather Report" in spec.description
+
+
+def test_gemini_structured_output_sends_the_made_name() -> None:
+    from _queued_http import serving
+    from toolwire.models import ChatGoogleGenAI
+
+    with serving() as server:
+        server.queue = [{"candidates": [{"content": {"role": "model", "parts": [
+            {"functionCall": {"name": "_1st-answer", "args": {"a": 1}}}]}, "finishReason": "STOP"}]}]
+        model = ChatGoogleGenAI("gemini-2.5-flash", api_key="x", base_url=server.url, max_retries=0)
+        assert model.with_structured_output({"name": "1st-answer", "schema": _PARAMS}).invoke("hi") == {"a": 1}
+        sent = server.requests[0]["tools"][0]["functionDeclarations"][0]["name"]
+    assert sent == "_1st-answer"
 

@@ -9,7 +9,9 @@ The dict forms ``with_structured_output`` takes:
 * OpenAI's ``response_format`` schema, ``{"name", "description"?, "strict"?, "schema"}`` (the ``json_schema`` object,
   which langchain-openai's ``with_structured_output`` takes with its default ``method="json_schema"``), or the whole
   ``{"type": "json_schema", "json_schema": {...}}``: its ``schema`` is the arguments' schema and its ``name`` the
-  tool's (review 185 #1: it was read as a tool dict with no parameters, and the model could only answer ``{}``).
+  tool's (review 185 #1: it was read as a tool dict with no parameters, and the model could only answer ``{}``),
+  made a valid tool name as a ``title`` is (review 252 #2: ``1st-answer``, which OpenAI takes, is ``_1st-answer``, as
+  Gemini's function names must start with a letter or ``_``).
 
 The value is the call's arguments as a dict, checked against the schema the user gave with ``jsonschema``
 (:func:`~toolwire.interop.openai_tools.schema_validator`, as :meth:`Tool.from_schema
@@ -34,12 +36,14 @@ if TYPE_CHECKING:
 __all__ = ["DictSchemaError", "dict_output", "response_format_tool"]
 
 
-def response_format_tool(schema: Mapping[str, Any]) -> dict[str, Any] | None:
+def response_format_tool(schema: Mapping[str, Any], output_name: Callable[[str], str] = str
+                         ) -> dict[str, Any] | None:
     """The bare tool dict of OpenAI's ``response_format`` schema ``schema``, or None when it is not one.
 
     ``{"type": "json_schema", "json_schema": {...}}`` is read as its ``json_schema``; ``{"name", "schema",
-    "description"?, "strict"?}`` (no tool parameter key: a tool dict wins) becomes ``{"name", "description",
-    "parameters": schema, "strict"?}``.
+    "description"?, "strict"?}`` (no tool parameter key: a tool dict wins) becomes ``{"name": output_name(name),
+    "description", "parameters": schema, "strict"?}`` (``output_name``: makes a valid tool name of the ``name``, as
+    of a JSON Schema's ``title``; the default keeps it as written).
 
     Raises:
         SchemaError: the ``json_schema`` or ``schema`` is not a dict, or the ``name`` is missing.
@@ -62,7 +66,7 @@ def response_format_tool(schema: Mapping[str, Any]) -> dict[str, Any] | None:
         raise SchemaError("A response_format schema given for structured output needs its 'name' (it names the tool "
                           "the model calls), e.g. {'name': 'Answer', 'schema': {...}}.")
     description = schema.get("description") or f"Give the answer as {name}."
-    tool: dict[str, Any] = {"name": name, "description": description, "parameters": dict(body)}
+    tool: dict[str, Any] = {"name": output_name(name), "description": description, "parameters": dict(body)}
     if isinstance(schema.get("strict"), bool):
         tool["strict"] = schema["strict"]
     return tool
@@ -74,7 +78,8 @@ def dict_output(schema: Mapping[str, Any], output_name: Callable[[str], str]
 
     Args:
         schema: the dict given to ``with_structured_output``.
-        output_name: makes a valid tool name from a JSON Schema's ``title``.
+        output_name: makes a valid tool name from a JSON Schema's ``title`` or a response-format schema's ``name``
+            (the same rule for both: review 252 #2).
 
     Returns:
         ``(spec, check)``: ``check(args)`` returns the arguments as a dict (whole floats at integer keys made ints)
@@ -86,7 +91,7 @@ def dict_output(schema: Mapping[str, Any], output_name: Callable[[str], str]
     """
     from toolwire.models.base import to_tool_spec
 
-    tool = response_format_tool(schema)
+    tool = response_format_tool(schema, output_name)
     if tool is None and ("name" in schema or schema.get("type") == "function"):  # a tool dict, as bind_tools takes it
         tool = dict(schema)
     if tool is None:
