@@ -163,3 +163,11 @@ def test_a_json_surrogate_pair_reads_as_one_character_in_a_python_dict() -> None
 ])
 def test_strings_that_are_not_json_keep_pythons_reading(written: str, value: str) -> None:
     assert normalize_arguments("{'s': " + written + ", 'n': None}") == {"s": value, "n": None}
+
+
+@pytest.mark.parametrize("number", ["0x" + "f" * 4000, "9" * 5000])
+def test_a_python_dict_of_arguments_with_a_number_too_long_says_so(number: str) -> None:
+    from toolwire.errors import ToolCallParseError
+
+    with pytest.raises(ToolCallParseError, match="too many digits"):
+        normalize_arguments("{'days': " + number + "}")

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from toolwire._printing import safe_text
 from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, tool_call
+from toolwire.parsing._decode_at import TOO_MANY_DIGITS
 from toolwire.parsing._json_strings import (
     _MAX_SCHEMA_DEPTH,
     JsonStringPlan,
@@ -223,6 +224,8 @@ def _python_dict(text: str, raw: Any) -> dict[str, Any] | None:
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         if isinstance(exc, RecursionError) or "too many nested" in str(exc):  # (CPython's parser stops at 200)
             raise ToolCallParseError(f"{TOO_DEEP} such as {EXAMPLE}.", raw) from None  # (review 75: read on as
+        if "Exceeds the limit" in str(exc):  # an int too long to write as text, in any base (review 253 #1)
+            raise ToolCallParseError(TOO_MANY_DIGITS.replace("in the call", "in the arguments"), raw) from None
         return None  # JSON, the error then named a JSON syntax fault)
     if not isinstance(node, ast.Dict):
         return None
