@@ -8,6 +8,11 @@ structured output, Chat Completions, Responses and OpenAI-compatible servers ali
 #2: OpenAI's response-format ``name`` is made a valid tool name as a JSON Schema's ``title`` is (``1st-answer``, which
 OpenAI takes, starts with a digit, which Gemini refuses), so the ported dict works on every provider, with no advice
 about an MCP ``prefix=``.
+
+#3: Anthropic's error for a parameter name it refuses gives advice that fits: a key of a JSON Schema dict given to
+``with_structured_output`` is renamed in that schema (no pydantic ``Field(alias=...)``, no "leave the tool out": the
+tool is the answer), and a tool's error says how to rename in each form (a dict's key, a field's or parameter's
+alias).
 """
 
 from __future__ import annotations
@@ -141,3 +146,52 @@ def test_gemini_structured_output_sends_the_made_name() -> None:
         sent = server.requests[0]["tools"][0]["functionDeclarations"][0]["name"]
     assert sent == "_1st-answer"
 
+
+# -- 3: Anthropic's advice for a parameter name it refuses -----------------------------------------------------------
+
+
+def _anthropic() -> Any:
+    from toolwire.models import ChatAnthropic
+
+    return ChatAnthropic("claude-sonnet-4-5", api_key="x", base_url="http://127.0.0.1:9", max_retries=0)
+
+
+_BAD_KEYS = {"type": "object", "properties": {"$top": {"type": "integer"}, "filter[id]": {"type": "string"}}}
+
+
+@pytest.mark.parametrize("schema", [
+    {"title": "Query", **_BAD_KEYS},
+    {"name": "Query", "schema": _BAD_KEYS},
+    {"type": "json_schema", "json_schema": {"name": "Query", "schema": _BAD_KEYS}},
+    {"name": "Query", "description": "A query.", "parameters": _BAD_KEYS},
+])
+def test_structured_output_from_a_dict_is_told_to_rename_the_schema_key(schema: dict[str, Any]) -> None:
+    from toolwire.errors import UserError
+
+    with pytest.raises(UserError) as info:
+        _anthropic().with_structured_output(schema)
+    message = str(info.value)
+    assert "'$top'" in message and "with_structured_output" in message
+    assert "rename that key in the schema" in message and "'top'" in message
+    assert "Field(alias" not in message and "leave the tool out" not in message
+
+
+def test_a_tool_dict_is_told_to_rename_the_key_in_the_dict() -> None:
+    from toolwire.errors import UserError
+
+    with pytest.raises(UserError) as info:
+        _anthropic().bind_tools([{"name": "query", "description": "Run a query.", "parameters": _BAD_KEYS}])
+    message = str(info.value)
+    assert message.startswith("Tool 'query' cannot be sent to Anthropic: its parameter name '$top'")
+    assert "in a JSON Schema or tool dict, rename the key" in message
+    assert "leave the tool out for Anthropic" in message
+
+
+def test_the_lowering_gives_the_same_advice_for_structured_output() -> None:
+    from toolwire.errors import UserError
+    from toolwire.models.lowering.anthropic import convert_to_anthropic_tool
+    from toolwire.models.structured import output_tool
+
+    spec, _ = output_tool({"title": "Query", **_BAD_KEYS})
+    with pytest.raises(UserError, match="rename that key in the schema given to with_structured_output"):
+        convert_to_anthropic_tool(spec)

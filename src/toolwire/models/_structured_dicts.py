@@ -25,6 +25,7 @@ Private to :mod:`toolwire.models.structured`.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +34,20 @@ from toolwire.errors import SchemaError
 if TYPE_CHECKING:
     from toolwire.tools import ToolSpec
 
-__all__ = ["DictSchemaError", "dict_output", "response_format_tool"]
+__all__ = ["DictSchemaError", "dict_output", "is_output_schema", "response_format_tool"]
+
+_MADE: dict[int, Any] = {}
+"""The argument schemas of the last output tools :func:`dict_output` made (``id`` -> the schema itself, kept alive so
+that its ``id`` names no other object), for :func:`is_output_schema`; at most :data:`_KEPT` of them."""
+_KEPT = 64
+_MADE_LOCK = threading.Lock()
+
+
+def is_output_schema(parameters: Any) -> bool:
+    """Whether ``parameters`` is (the very object) the argument schema of an output tool :func:`dict_output` made for a
+    dict given to ``with_structured_output``: a provider's error then speaks of that schema's keys, not of a tool's
+    parameters (review 252 #3). Made before the last :data:`_KEPT` such tools, or copied since: False."""
+    return parameters is not None and _MADE.get(id(parameters)) is parameters
 
 
 def response_format_tool(schema: Mapping[str, Any], output_name: Callable[[str], str] = str
@@ -103,6 +117,10 @@ def dict_output(schema: Mapping[str, Any], output_name: Callable[[str], str]
         tool = {"name": output_name(title), "description": schema.get("description") or f"Give the answer as {title}.",
                 "parameters": parameters}
     spec = to_tool_spec(tool)
+    with _MADE_LOCK:
+        _MADE[id(spec.parameters)] = spec.parameters
+        while len(_MADE) > _KEPT:
+            del _MADE[next(iter(_MADE))]
     own, dialect = _own_form(tool, spec)
     return spec, _checker(own, spec.name, dialect)
 

@@ -121,7 +121,7 @@ def convert_to_anthropic_tool(tool: Any, *, strict: bool | None = False) -> dict
     schema = copy.deepcopy(spec.parameters) or {"type": "object", "properties": {}}
     schema = fold_top_union(spec.name, schema, provider="Anthropic", field="input_schema")
     schema.setdefault("type", "object")
-    check_property_keys(spec.name, schema)
+    check_property_keys(spec.name, schema, source=spec.parameters)
     out: dict[str, Any] = {"name": spec.name}
     if spec.description:
         out["description"] = spec.description
@@ -149,7 +149,7 @@ _PROPERTY_KEY = re.compile(r"[a-zA-Z0-9_.-]{1,64}")
 Keys of nested objects are not checked by the API."""
 
 
-def check_property_keys(tool_name: str, schema: Any) -> None:
+def check_property_keys(tool_name: str, schema: Any, *, source: Any = None) -> None:
     """Refuse a tool whose parameter names Anthropic refuses, before any request is sent (review 145 #2).
 
     Anthropic answers a request with a 400 for all its tools when one key of a tool's top-level
@@ -159,21 +159,40 @@ def check_property_keys(tool_name: str, schema: Any) -> None:
     Args:
         tool_name: the tool's name, for the error.
         schema: the tool's ``input_schema`` (anything else, or one without a ``properties`` dict, passes).
+        source: the schema ``schema`` was copied from (the tool spec's ``parameters``), if a copy; it or ``schema``
+            being the schema of a dict given to ``with_structured_output``
+            (:func:`~toolwire.models._structured_dicts.is_output_schema`) makes the error speak of that schema.
 
     Raises:
         UserError: a parameter name breaks the rule; the error names the tool and the parameter, and gives a name
-            that fits to use as its alias.
+            that fits: for a tool, to rename a dict's key or give a field or function parameter an alias that fits
+            (or to leave the tool out); for structured output from a dict, to rename that key in the schema, whose
+            value is returned as written (review 252 #3).
     """
     properties = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(properties, dict):
         return
     for key in properties:
         if not (isinstance(key, str) and _PROPERTY_KEY.fullmatch(key)):
-            raise UserError(
-                f"Tool {tool_name!r} cannot be sent to Anthropic: its parameter name {key!r} breaks Anthropic's rule "
-                "for parameter names (1 to 64 ASCII letters, digits, '_', '.' or '-'), so every request with it "
-                "would fail; rename the parameter, or give it an alias that fits, such as "
-                f"Annotated[..., Field(alias={_fitting_key(str(key))!r})], or leave the tool out for Anthropic.")
+            _refuse_key(tool_name, schema, source, key)
+
+
+def _refuse_key(tool_name: str, schema: Any, source: Any, key: Any) -> None:
+    """Raise the UserError of :func:`check_property_keys` for ``key``, with the advice that fits the schema's form."""
+    from toolwire.models._structured_dicts import is_output_schema
+
+    rule = "Anthropic's rule for parameter names (1 to 64 ASCII letters, digits, '_', '.' or '-')"
+    fitting = _fitting_key(str(key))
+    if is_output_schema(schema) or is_output_schema(source):
+        raise UserError(
+            f"Structured output {tool_name!r} cannot be sent to Anthropic: its schema's key {key!r} breaks {rule}, "
+            f"so every request with it would fail; rename that key in the schema given to with_structured_output "
+            f"(to {fitting!r}, say), and the value comes back under the new key.")
+    raise UserError(
+        f"Tool {tool_name!r} cannot be sent to Anthropic: its parameter name {key!r} breaks {rule}, so every request "
+        f"with it would fail; rename the parameter, such as {fitting!r} (in a JSON Schema or tool dict, rename the "
+        f"key; a function's parameter or a pydantic field can keep its name with an alias that fits, "
+        f"Annotated[..., Field(alias={fitting!r})]), or leave the tool out for Anthropic.")
 
 
 def _fitting_key(key: str) -> str:
