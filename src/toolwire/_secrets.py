@@ -8,14 +8,19 @@ whose server URLs may carry a token.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
 import difflib
 import logging
 import re
 import traceback
+from collections.abc import Iterable, Mapping
 from typing import Any
+from urllib.parse import unquote
 
-__all__ = ["MASK", "mask_secret", "redact_http_logs", "redact_url", "scrub_exception", "url_secrets"]
+__all__ = ["MASK", "header_secrets", "mask_secret", "redact_http_logs", "redact_url", "remember_secrets",
+           "scrub_exception", "sent_forms", "url_secrets"]
 
 # the user name and password of a URL: "scheme://" then anything up to the last "@" before the path. The scheme
 # is matched only from the start of a run of scheme characters, and possessively, so each "://" is tried from one
@@ -74,16 +79,114 @@ def url_secrets(url: str | None) -> list[str]:
     return [part for part in found if part]
 
 
+def sent_forms(parts: Iterable[str]) -> list[str]:
+    """``parts`` (user infos and query values, :func:`url_secrets`), each followed by the forms it is sent in:
+    percent-decoded, the password of a ``user:password`` alone (of 8 or more characters), and the Base64 of the
+    decoded ``user:password`` (a ``:`` added to a user info without one) that httpx sends as ``Authorization: Basic
+    <Base64>`` for a URL's user info, and as ``Proxy-Authorization: Basic <Base64>`` for a proxy's, which a proxy
+    may echo in its error body (reviews 192 #3, 253 #4). The Base64 of a query value is added too: masking it costs
+    nothing."""
+    found: list[str] = []
+    for part in parts:
+        plain = unquote(part)
+        pair = plain if ":" in plain else plain + ":"
+        password = plain.partition(":")[2]
+        found += [part, plain, *([password] if len(password) >= 8 else []),
+                  base64.b64encode(pair.encode("utf-8")).decode("ascii")]
+    return list(dict.fromkeys(found))
+
+
+# the names of headers whose values are secrets (Authorization, Proxy-Authorization, X-Api-Key, api-key,
+# Ocp-Apim-Subscription-Key, X-Gateway-Token, Cookie...), and a value sent with an authentication scheme under any name
+_SECRET_HEADER = re.compile(r"auth|token|key|secret|cookie|passw|session|signature|credential|jwt|bearer",
+                            re.IGNORECASE)
+_AUTH_VALUE = re.compile(r"(?i)\s*(bearer|basic|token|digest|apikey|api-key|key)\s+(\S+)\s*")
+_SHORTEST = 8  # (a value this short, a dummy such as "x", would mask ordinary words)
+
+
+def header_secrets(headers: Any) -> list[str]:
+    """The values of ``headers`` (a mapping of header names to values, as ``extra_headers`` gives them) that are
+    masked in errors and logs: those of a header whose name says it holds a secret (auth, token, key, secret,
+    cookie, password, session, signature, credential, jwt or bearer, any letter case: ``Authorization``,
+    ``X-Api-Key``, ``X-Gateway-Token``, ``Cookie``), and any value sent with an authentication scheme (``Bearer
+    <token>``, ``Basic <Base64>``), each whole and its credential alone (a Basic one also decoded). Other headers
+    (``anthropic-beta``, ``X-Title``, ``User-Agent``) are left shown: a server that quotes them back says what it
+    refused. Values of fewer than 8 characters are left out; an object that is no mapping gives none.
+
+    Args:
+        headers: the headers, or anything else.
+
+    Returns:
+        The texts to mask, each once (empty for none)."""
+    if not isinstance(headers, Mapping):
+        return []
+    found: list[str] = []
+    for name, value in headers.items():
+        if not isinstance(value, str):
+            continue
+        scheme = _AUTH_VALUE.fullmatch(value)
+        if not scheme and not _SECRET_HEADER.search(str(name)):
+            continue
+        found.append(value.strip())
+        if scheme:
+            found.append(scheme.group(2))
+            if scheme.group(1).lower() == "basic":
+                with contextlib.suppress(binascii.Error, UnicodeDecodeError, ValueError):
+                    found.append(base64.b64decode(scheme.group(2), validate=True).decode("utf-8"))
+    return [part for part in dict.fromkeys(found) if len(part) >= _SHORTEST]
+
+
+_REMEMBERED: dict[str, None] = {}  # secrets the log filter masks as they are written (the newest kept)
+_MOST_REMEMBERED = 256
+
+
+def remember_secrets(secrets: Iterable[str]) -> None:
+    """Have the SDKs' log filter (:func:`redact_http_logs`) mask ``secrets`` too, wherever a record shows them: a
+    proxy's credentials (:func:`sent_forms`) and the values of headers the user set (:func:`header_secrets`). The
+    latest 256 are kept; texts of fewer than 8 characters are left out."""
+    for secret in secrets:
+        if len(secret) >= _SHORTEST and secret not in _REMEMBERED:
+            _REMEMBERED[secret] = None
+            while len(_REMEMBERED) > _MOST_REMEMBERED:
+                del _REMEMBERED[next(iter(_REMEMBERED))]
+
+
+def _headers_masked(options: Any) -> Any:
+    """``options`` (a record's argument: the anthropic SDK's "Request options" dict), a copy with the secret values
+    of its ``headers`` masked (:func:`header_secrets`); ``options`` itself when it holds none."""
+    if not isinstance(options, Mapping) or not isinstance(options.get("headers"), Mapping):
+        return options
+    headers = options["headers"]
+    secrets = header_secrets({name: value for name, value in headers.items() if isinstance(value, str)})
+    if not secrets:
+        return options
+    masked = {name: MASK if isinstance(value, str) and value.strip() in secrets else value
+              for name, value in headers.items()}
+    return {**options, "headers": masked}
+
+
 class _RedactURLs(logging.Filter):
-    """A logging filter that masks URL credentials (:func:`redact_url`) in the records of the logger it is on."""
+    """A logging filter that masks, in the records of the logger it is on, URL credentials (:func:`redact_url`), the
+    secret values of a "Request options" record's headers (:func:`header_secrets`: the anthropic SDK logs them at
+    DEBUG; review 253 #5) and the secrets :func:`remember_secrets` was given."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, Mapping):
+            record.args = _headers_masked(args)
+        elif isinstance(args, tuple) and any(isinstance(arg, Mapping) for arg in args):
+            masked = tuple(_headers_masked(arg) for arg in args)
+            if any(new is not old for new, old in zip(masked, args, strict=True)):
+                record.args = masked
         try:
             text = record.getMessage()
         except Exception:  # a record that cannot be formatted: left for logging to report
             return True
         clean = redact_url(text)
-        if clean != text:
+        for secret in list(_REMEMBERED):
+            if secret in clean:
+                clean = clean.replace(secret, MASK)
+        if clean != text or record.args is not args:
             record.msg, record.args = clean, None
         return True
 
@@ -99,8 +202,9 @@ _http_filter = _RedactURLs()
 def redact_http_logs() -> None:
     """Mask URL credentials in what the SDKs and their HTTP libraries log (request lines), so a base URL holding
     a token (``http://user:token@host/v1``, ``?api_key=...``), given or read by an SDK from its environment
-    variable, never reaches a log (reviews 26 and 51). Installs one filter on each of those loggers; calling it
-    again changes nothing."""
+    variable, never reaches a log (reviews 26 and 51); and the secret values of the headers the anthropic SDK logs
+    with a request's options at DEBUG, and the secrets given to :func:`remember_secrets` (review 253 #5). Installs
+    one filter on each of those loggers; calling it again changes nothing."""
     for name in _HTTP_LOGGERS:
         logger = logging.getLogger(name)
         if _http_filter not in logger.filters:

@@ -25,11 +25,11 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from toolwire._secrets import redact_url
+from toolwire._secrets import redact_url, remember_secrets, sent_forms
 from toolwire.errors import ProviderError, UserError
 from toolwire.models._pull_hub import _user_info, shown_endpoint
 
-__all__ = ["made_client", "proxy_failure", "proxy_for", "proxy_problem", "proxy_refused"]
+__all__ = ["made_client", "proxy_failure", "proxy_for", "proxy_problem", "proxy_refused", "proxy_secrets"]
 
 _SCHEMES = ("http", "https", "socks5", "socks5h")  # the proxy schemes httpx takes
 _ADVICE = "write it as http://[user:password@]host:port, or unset it"
@@ -161,6 +161,7 @@ def made_client(make: Callable[[bool], Any], asynchronous: bool) -> Any:
             password, is left out.
         Exception: any other failure of ``make``, unchanged.
     """
+    remember_secrets(proxy_secrets())  # (masked in the SDKs' logs too: review 253 #4)
     problem = proxy_problem()  # first: a client the SDK half built can print an error of its own when freed
     if problem is None:
         try:
@@ -173,6 +174,13 @@ def made_client(make: Callable[[bool], Any], asynchronous: bool) -> Any:
 
 
 # -- a proxy's failures (review 253 #2) ----------------------------------------------------------------------------
+
+
+def proxy_secrets() -> list[str]:
+    """The credentials of the proxy variables httpx reads (:func:`_settings`), in every form they are sent and
+    may be echoed (:func:`~toolwire._secrets.sent_forms`: as written, decoded, the password alone, and the Base64 of
+    ``Proxy-Authorization: Basic``); empty when no proxy variable holds a user info of 4 or more characters."""
+    return sent_forms(info for _, value in _settings() if len(info := _user_info(value)) >= 4)
 
 
 def proxy_for(url: str | None) -> tuple[str, str] | None:

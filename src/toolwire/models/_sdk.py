@@ -414,15 +414,16 @@ class SDKChatModel(BaseChatModel, SDKErrors):
             return False
         return entry is None or entry.client is not client
 
-    def _closed_aware(self, used: list[Any], asynchronous: bool) -> Callable[[BaseException], ProviderError | None]:
-        """The call's translator: :meth:`_translate_any`, but a failure of an attempt whose client was closed under
-        it (``aclose()`` from another task; :meth:`close` leaves a sync client to its requests, review 203 #2: a
-        broken connection, or the HTTP client's ``RuntimeError`` that it is closed) says so, and is retried on the
-        new client (review 196 #2: it was a raw ``RuntimeError``, or "Could not connect ... check that the server
-        is running")."""
+    def _closed_aware(self, used: list[Any], asynchronous: bool,
+                      kwargs: Any = None) -> Callable[[BaseException], ProviderError | None]:
+        """The call's translator: :meth:`_translate_call` (the headers ``kwargs`` sets masked), but a failure of an
+        attempt whose client was closed under it (``aclose()`` from another task; :meth:`close` leaves a sync client
+        to its requests, review 203 #2: a broken connection, or the HTTP client's ``RuntimeError`` that it is
+        closed) says so, and is retried on the new client (review 196 #2: it was a raw ``RuntimeError``, or "Could
+        not connect ... check that the server is running")."""
 
         def translate(exc: BaseException) -> ProviderError | None:
-            found = self._translate_any(exc)
+            found = self._translate_call(exc, kwargs)
             if not used or not self._replaced(used[-1], asynchronous):
                 return found
             if isinstance(exc, ProviderError):  # (one a codec raised from the reply: not the connection's)
@@ -477,7 +478,7 @@ class SDKChatModel(BaseChatModel, SDKErrors):
             finally:
                 self._given_back(client)
 
-        return with_retries(attempt, self.retry_policy, self._closed_aware(used, False))
+        return with_retries(attempt, self.retry_policy, self._closed_aware(used, False, kwargs))
 
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
         if self.streaming:
@@ -491,7 +492,7 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         async def attempt() -> AIMessage:  # each try on the loop's current client (a new one after aclose())
             return self._read(await self._endpoint(self._used(used, True), False)(**kwargs), request)
 
-        return await awith_retries(attempt, self.retry_policy, self._closed_aware(used, True))
+        return await awith_retries(attempt, self.retry_policy, self._closed_aware(used, True, kwargs))
 
     def _stream(self, request: ChatRequest, *, whole: bool = False) -> Iterator[AIMessageChunk]:
         """The reply's chunks, a failed stream tried again (:func:`~toolwire.models._retry.retry_stream`) until it has
@@ -532,7 +533,8 @@ class SDKChatModel(BaseChatModel, SDKErrors):
             finally:
                 self._given_back(client)
 
-        chunks = retry_stream(attempt, self.retry_policy, self._closed_aware(used, False), held if whole else judge)
+        chunks = retry_stream(attempt, self.retry_policy, self._closed_aware(used, False, kwargs),
+                              held if whole else judge)
         for chunk in chunks:
             yield _shaped(chunk, request)
 
@@ -568,7 +570,8 @@ class SDKChatModel(BaseChatModel, SDKErrors):
             finally:
                 await aclose_stream(stream)
 
-        chunks = aretry_stream(attempt, self.retry_policy, self._closed_aware(used, True), held if whole else judge)
+        chunks = aretry_stream(attempt, self.retry_policy, self._closed_aware(used, True, kwargs),
+                               held if whole else judge)
         try:
             async for chunk in chunks:
                 yield _shaped(chunk, request)

@@ -16,36 +16,40 @@ masked: the :class:`SDKErrors` mixin of :class:`~toolwire.models._sdk.SDKChatMod
 
 from __future__ import annotations
 
-import base64
 import json
 import json.encoder
 import math
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, NoReturn
-from urllib.parse import unquote
 
-from toolwire._secrets import mask_secret, scrub_exception, url_secrets
+from toolwire._secrets import header_secrets, mask_secret, scrub_exception, sent_forms, url_secrets
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._keys import Secret
-from toolwire.models._proxy_env import proxy_refused
+from toolwire.models._proxy_env import proxy_refused, proxy_secrets
 from toolwire.models._retry import hide_cause
 from toolwire.models.base import ChatRequest
 
-__all__ = ["SDKErrors", "ahold_json_body", "hold_json_body"]
+__all__ = ["SDKErrors", "ahold_json_body", "hold_json_body", "option_headers"]
 
 
-def _as_sent(parts: Iterable[str]) -> list[str]:
-    """``parts`` (a base URL's secrets, :func:`~toolwire._secrets.url_secrets`), each followed by the forms it is
-    sent in: percent-decoded, and the Base64 of that (with a ``:`` added to a user info without one) that httpx
-    sends as ``Authorization: Basic <Base64>`` for a URL's user info, which a proxy may echo in its error body
-    (review 192 #3). The Base64 of a query value is added too: masking it costs nothing."""
+def _field(owner: Any, name: str) -> Any:
+    """``owner[name]`` of a dict, ``owner.name`` of another object (an SDK's config), else None."""
+    if isinstance(owner, Mapping):
+        return owner.get(name)
+    return getattr(owner, name, None) if owner is not None and not isinstance(owner, str | bytes) else None
+
+
+def option_headers(options: Any) -> list[str]:
+    """The secret values (:func:`~toolwire._secrets.header_secrets`) of the headers set in a model's options or a
+    request's lowered kwargs: ``extra_headers`` (``model_kwargs``, ``bind``, a call's options), ``headers`` and
+    ``default_headers``, and ``http_options.headers`` (Gemini's), in ``options`` or in its ``config``."""
     found: list[str] = []
-    for part in parts:
-        plain = unquote(part)
-        pair = plain if ":" in plain else plain + ":"
-        found += [part, plain, base64.b64encode(pair.encode("utf-8")).decode("ascii")]
+    for owner in (options, _field(options, "config")):
+        for name in ("extra_headers", "headers", "default_headers"):
+            found += header_secrets(_field(owner, name))
+        found += header_secrets(_field(_field(owner, "http_options"), "headers"))
     return list(dict.fromkeys(found))
 
 
@@ -230,15 +234,32 @@ class SDKErrors:
         found = self._without_key(found)
         return found if clean else hide_cause(found)
 
+    def _translate_call(self, exc: BaseException, kwargs: Any) -> ProviderError | None:
+        """:meth:`_translate_any` for a failure of a call sent with ``kwargs`` (its lowered request): the secret
+        values of the headers it sets (:func:`option_headers`: ``bind(extra_headers=...)`` or a call's options
+        as well as ``model_kwargs``) masked first, in place, as the API key is (review 253 #5)."""
+        clean = all([scrub_exception(exc, secret) for secret in option_headers(kwargs)])
+        found = self._translate_any(exc)
+        if found is None or clean:
+            return found
+        if found is exc:
+            exc.__cause__ = exc.__context__ = None
+            exc.__suppress_context__ = True
+            return found
+        return hide_cause(found)
+
     def _scrub(self, exc: BaseException) -> bool:
-        """Mask in place, in ``exc`` and what it chains, the API key and the secrets of the base URL (given, or
-        the one the SDK reads from :attr:`base_url_env`: an SDK error may quote the request URL; review 51), as
-        written and as sent: the user info's ``user:password`` decoded, and in Base64, as the HTTP library sends it
-        in ``Authorization: Basic ...``, which a proxy may echo (review 192 #3).
+        """Mask in place, in ``exc`` and what it chains, the API key, the secrets of the base URL (given, or the one
+        the SDK reads from :attr:`base_url_env`: an SDK error may quote the request URL; review 51) and of the proxy
+        variables (review 253 #4), as written and as sent (:func:`~toolwire._secrets.sent_forms`: the user info's
+        ``user:password`` decoded, and in Base64, as the HTTP library sends it in ``Authorization: Basic ...`` or
+        ``Proxy-Authorization: Basic ...``, which a proxy may echo; review 192 #3), and the secret values of the
+        headers set in ``model_kwargs`` (:func:`option_headers`: ``Authorization``, ``X-Api-Key``...; review 253 #5).
         Returns :func:`~toolwire._secrets.scrub_exception`'s verdict for all of them."""
         url = self.base_url or (os.environ.get(self.base_url_env) if self.base_url_env else None)
-        secrets = [self._secret_key(), *_as_sent(part for part in url_secrets(url) if len(part) >= 4)]
-        return all([scrub_exception(exc, secret) for secret in secrets])  # (a list: every secret is masked)
+        secrets = [self._secret_key(), *sent_forms(part for part in url_secrets(url) if len(part) >= 4),
+                   *proxy_secrets(), *option_headers(getattr(self, "options", None))]
+        return all([scrub_exception(exc, secret) for secret in dict.fromkeys(secrets)])  # (every one is masked)
 
     def _secret_key(self) -> str:
         """The API key to mask in errors; ``""`` (mask nothing) without one, or for a key of fewer than 8
