@@ -4,19 +4,12 @@ async tool that ignores its close printed an "Exception ignored ... coroutine ig
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
-import textwrap
 import threading
 
+from _exit_scripts import run_script as _run
+from _exit_scripts import stuck_fetch_script
 from toolwire import AIMessage, ToolExecutor, tool
 from toolwire._concurrency import still_running
-
-
-def _run(script: str) -> subprocess.CompletedProcess[str]:
-    """Run ``script`` in a new interpreter; it must end (and so exit) within 60 seconds."""
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True,
-                          timeout=60)
 
 
 def _call(name: str) -> AIMessage:
@@ -24,21 +17,8 @@ def _call(name: str) -> AIMessage:
 
 
 def test_to_thread_work_left_at_a_timeout_does_not_keep_the_process_alive() -> None:
-    done = _run("""
-        import asyncio, threading
-        from toolwire import AIMessage, ToolExecutor, tool
-
-        never = threading.Event()
-
-        @tool(timeout=0.2)
-        async def fetch() -> str:
-            \"\"\"Waits on a blocking call moved off the event loop.\"\"\"
-            await asyncio.to_thread(never.wait)
-            return "data"
-
-        call = {"name": "fetch", "args": {}, "id": "c1", "type": "tool_call"}
-        print(ToolExecutor([fetch]).execute(AIMessage("", tool_calls=[call]))[0].status, flush=True)
-    """)
+    done = _run(stuck_fetch_script("asyncio.to_thread(never.wait)",
+                                   "Waits on a blocking call moved off the event loop."))
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "error"
 

@@ -13,13 +13,9 @@ import textwrap
 import threading
 from pathlib import Path
 
+from _exit_scripts import run_script as _run
+from _exit_scripts import stuck_fetch_script
 from toolwire import AIMessage, ToolExecutor, tool
-
-
-def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``script`` in a new interpreter; it must end (and so exit) within 60 seconds."""
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(script), *args], capture_output=True, text=True,
-                          timeout=60)
 
 
 def _call(name: str) -> AIMessage:
@@ -103,23 +99,11 @@ def test_kept_work_queued_behind_a_timed_out_calls_stuck_work_still_runs_at_exit
 
 
 def test_run_in_executor_work_of_a_timed_out_call_is_named_and_cut_off_at_exit() -> None:
-    done = _run("""
-        import asyncio, threading
-        from toolwire import AIMessage, ToolExecutor, tool
-        from toolwire._concurrency import late_calls, still_running
-
-        never = threading.Event()
-
-        @tool(timeout=0.2)
-        async def fetch() -> str:
-            \"\"\"Waits on a blocking call handed to the default executor.\"\"\"
-            await asyncio.get_running_loop().run_in_executor(None, never.wait)
-            return "data"
-
-        call = {"name": "fetch", "args": {}, "id": "c1", "type": "tool_call"}
-        print(ToolExecutor([fetch]).execute(AIMessage("", tool_calls=[call]))[0].status, flush=True)
-        print(still_running(), late_calls(), still_running(late=False), flush=True)
-    """)
+    done = _run(stuck_fetch_script(
+        "asyncio.get_running_loop().run_in_executor(None, never.wait)",
+        "Waits on a blocking call handed to the default executor.",
+        imports="from toolwire._concurrency import late_calls, still_running",
+        after="print(still_running(), late_calls(), still_running(late=False), flush=True)"))
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["error", "['fetch'] ['fetch'] []"]
 
