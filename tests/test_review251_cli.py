@@ -139,3 +139,86 @@ def test_the_command_says_it_in_one_line(tmp_path: Path) -> None:
     done = _toolwire("ask", "q", "--tools", str(tmp_path / "weird.py"), "-m", "openai-compatible:m@http://127.0.0.1:9/v1")
     assert done.returncode == 1
     assert len(done.stderr.splitlines()) == 1 and "with ConfigError:" in done.stderr, done.stderr
+
+
+# --- #3: mcp serve --transport http says "serving" once it listens; Ctrl-C while it starts ends in one line ---------
+
+WEATHER = '''
+from toolwire import tool
+
+@tool
+def get_weather(city: str) -> str:
+    """Get the weather.
+
+    Args:
+        city: the city
+    """
+    return "sunny"
+'''
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_mcp_serve_http_says_serving_once_the_port_takes_connections(tmp_path: Path) -> None:
+    import signal
+    import socket
+
+    tools = tmp_path / "weather.py"
+    tools.write_text(WEATHER)
+    port = _free_port()
+    command = [sys.executable, "-c", "from toolwire.cli import main; main()", "mcp", "serve", "--tools", str(tools),
+               "--transport", "http", "--port", str(port)]
+    server = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stderr is not None
+        line = server.stderr.readline().strip()
+        assert line == f"serving 1 tool at http://127.0.0.1:{port}/mcp"
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()  # (at once: it listens)
+    finally:
+        server.send_signal(signal.SIGINT)
+        rest = server.communicate(timeout=30)[1]
+    assert server.returncode == 130 and "Traceback" not in rest, rest
+
+
+CTRL_C_AT_START = '''
+import asyncio, contextlib, os, signal, sys
+import toolwire.mcp.server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+@contextlib.asynccontextmanager
+async def run(self):  # Ctrl-C as the server starts (the app's lifespan startup)
+    os.kill(os.getpid(), signal.SIGINT)  # (uvicorn's handler: the server is to end once started)
+    await asyncio.sleep(0.2)
+    yield
+
+building = toolwire.mcp.server._http_app
+
+def build(*args):  # Ctrl-C as the app is built (the SDK imported), before uvicorn runs
+    os.kill(os.getpid(), signal.SIGINT)
+    return building(*args)
+
+if sys.argv[3] == "lifespan":
+    StreamableHTTPSessionManager.run = run
+else:
+    toolwire.mcp.server._http_app = build
+sys.argv = ["toolwire", "mcp", "serve", "--tools", sys.argv[1], "--transport", "http", "--port", sys.argv[2]]
+from toolwire.cli import main
+main()
+'''
+
+
+@pytest.mark.parametrize("when", ["build", "lifespan"])
+def test_mcp_serve_http_ctrl_c_as_it_starts_prints_no_traceback(tmp_path: Path, when: str) -> None:
+    tools = tmp_path / "weather.py"
+    tools.write_text(WEATHER)
+    done = subprocess.run([sys.executable, "-c", CTRL_C_AT_START, str(tools), str(_free_port()), when],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130
+    assert "Traceback" not in done.stderr and "serving" not in done.stderr, done.stderr
+    assert len(done.stderr.splitlines()) <= 1, done.stderr

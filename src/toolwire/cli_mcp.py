@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -83,6 +83,7 @@ def serve(
         # with stdio, stdout carries the protocol: what the tools file prints on import goes to stderr
         with contextlib.redirect_stdout(sys.stderr) if transport == "stdio" else contextlib.nullcontext():
             loaded = _loaded(tools, server_tools=False)  # two tools of one name: both files named, as ask
+        options: dict[str, Any] = {}
         if transport == "http":
             import socket
 
@@ -99,8 +100,11 @@ def serve(
                 raise ToolwireError(f"Cannot listen on {shown}:{port} ({exc.strerror or exc}): "
                                     "choose another --port or --host.") from None
             tools = "tool" if len(loaded) == 1 else "tools"
-            err.print(f"[dim]serving {len(loaded)} {tools} at http://{shown}:{port}{path}[/dim]")
-        run_server(loaded, transport=transport, host=host, port=port, path=path, name=name)  # type: ignore[arg-type]
+            serving = f"[dim]serving {len(loaded)} {tools} at http://{shown}:{port}{path}[/dim]"
+            # said once the port takes connections, not before (review 251 #3: a client started on it was refused)
+            options["ready"] = lambda: err.print(serving)
+        run_server(loaded, transport=transport, host=host, port=port, path=path, name=name,  # type: ignore[arg-type]
+                   **options)
         if transport == "stdio":  # a tool thread still running prints to stderr too, until the process ends
             sys.stdout = sys.stderr
     except ToolwireError as exc:

@@ -37,7 +37,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import AsyncGeneratorType
 from typing import Any, Literal
 
@@ -442,6 +442,7 @@ async def serve_async(
     path: str = "/mcp",
     name: str = "toolwire",
     log_level: str = "warning",
+    ready: Callable[[], None] | None = None,
 ) -> None:
     """Serve ``tools`` over MCP until the client disconnects (stdio) or the task is cancelled (HTTP).
 
@@ -454,6 +455,9 @@ async def serve_async(
         host, port, path: where the HTTP transport listens.
         name: the server name clients see.
         log_level: uvicorn's log level for HTTP.
+        ready: called with no arguments once the HTTP server takes connections (its port bound and listening, the
+            app started), to say so (``toolwire mcp serve`` prints "serving ... at URL" then: review 251 #3); not
+            called for stdio. It must not raise.
 
     Raises:
         UserError: unknown transport, an HTTP ``host`` that is empty (it would listen on every interface) or not
@@ -480,7 +484,10 @@ async def serve_async(
         warn_user(exposed)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
                             timeout_graceful_shutdown=SHUTDOWN_SECONDS)  # (a client's open stream: cut, review 60)
-    http = uvicorn.Server(config)
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    if _QUIET_CANCEL not in uvicorn_log.filters:  # (set up by Config: its dictConfig keeps a filter added after)
+        uvicorn_log.addFilter(_QUIET_CANCEL)
+    http = _ready_server(uvicorn.Server, config, ready)
     try:
         await http.serve()
     except SystemExit as exc:  # uvicorn exits the process when it cannot bind: the caller's program lives on
@@ -492,6 +499,38 @@ async def serve_async(
             with contextlib.suppress(Exception, asyncio.TimeoutError):  # uvicorn cuts connections at the timeout
                 await asyncio.wait_for(http.shutdown(), SHUTDOWN_SECONDS + 2)
         raise
+
+
+def _ready_server(base: Any, config: Any, ready: Callable[[], None] | None) -> Any:
+    """A ``uvicorn.Server`` (``base``) for ``config`` that calls ``ready`` once it has started: listening, after the
+    app's lifespan startup."""
+
+    class Server(base):  # type: ignore[misc, valid-type]
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started and not self.should_exit and ready is not None:  # (not when a Ctrl-C came)
+                ready()
+
+    return Server(config)
+
+
+class _QuietCancelFilter(logging.Filter):
+    """Drops uvicorn's error record of a start cut short by a cancellation (a Ctrl-C while the app's lifespan
+    starts): the traceback of a ``CancelledError`` that Starlette hands uvicorn as the startup's failure message,
+    which is no error (review 251 #3: 43 lines before the command's exit 130)."""
+
+    _ENDS = ("CancelledError", "KeyboardInterrupt")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt):
+            return False
+        text = record.msg if isinstance(record.msg, str) else ""
+        last = text.rstrip().rsplit("\n", 1)[-1].strip()
+        return not (text.startswith("Traceback") and last.rsplit(".", 1)[-1] in self._ENDS)
+
+
+_QUIET_CANCEL = _QuietCancelFilter()
 
 
 def serve(tools: Sequence[Any], **options: Any) -> None:
