@@ -21,18 +21,26 @@ is read as JSON too. A parameter name is read as the schema names it when it doe
 :func:`toolwire.parsing.normalize_arguments` and the tool's pydantic validation convert ``"3"`` to ``3`` for an
 integer parameter when the call runs.
 
-Where a call ends: a value ends at the first ``</parameter>`` followed by another tag (``<parameter=``,
-``</function>``, ``</tool_call>``) or by the end of the block, so markup inside a value (even a
-``</parameter>`` followed by more text) stays in it; a call ends at its ``</function>``, else at the next
-``<function=``, ``<tool_call>`` or ``</tool_call>``. A call the text ends inside (no closing tag follows: a
-reply cut at its token limit) is invalid, never a call with arguments missing. The format has no escapes:
-a value holding ``<function=``, ``<tool_call>`` or ``</tool_call>`` ends its call there, as in vLLM's parser.
+Where a call ends (the format has no escapes, so it is read by its structure): a value ends at its
+``</parameter>``, the first one followed by another tag (``<parameter=``, ``</function>``, ``<function=``,
+``<tool_call>``, ``</tool_call>``) or by the end of the text, so markup inside a value (even a ``</parameter>``
+followed by more text) stays in it. A call quoted in a value (a file's content, notes on this very format: a
+``<function=NAME>`` that opens call syntax, up to its ``</function>``, or a ``<tool_call>`` that opens a
+``<function=`` or a JSON object, up to its ``</tool_call>``) stays in it whole, its tags not read, when text of the
+value follows it: a closing tag followed by the end of the text or by another call ends a call the model made.
+Only a value with no such ``</parameter>`` before its call's end (that ``</function>`` or ``</tool_call>``, or
+another call the model made) is tolerated as a model that forgot the tag: it ends at the first ``<parameter=``,
+``</function>`` or ``</tool_call>`` after it outside quoted calls, else where that call starts (review 255 #1). A
+call ends at its ``</function>``, else where its block or the next call starts. A call the text ends inside (no
+closing tag follows: a reply cut at its token limit, even inside a quoted call) is invalid, never a call with
+arguments missing.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -64,6 +72,7 @@ class Finder:
     def __init__(self, text: str) -> None:
         self.text = text
         self._found: dict[str, tuple[int, int]] = {}  # needle -> (searched from, index found or -1)
+        self._values: _Values | None = None
 
     def next(self, needle: str, pos: int) -> int:
         """Return the index of the first ``needle`` at or after ``pos``, or -1."""
@@ -78,6 +87,12 @@ class Finder:
         """Return the index of the first of ``needles`` in ``[pos, limit)``, or ``limit``."""
         hits = [i for n in needles if 0 <= (i := self.next(n, pos)) < limit]
         return min(hits, default=limit)
+
+    def values(self) -> _Values:
+        """The text's tags read for finding where values end (:class:`_Values`), read on first use."""
+        if self._values is None:
+            self._values = _Values(self.text)
+        return self._values
 
 
 def parse_function_tags(text: str, tool_names: Collection[str] | Mapping[str, Any]) -> ParsedReply:
@@ -95,9 +110,11 @@ def parse_function_tags(text: str, tool_names: Collection[str] | Mapping[str, An
         ``<tool_call>`` block, any ``<function=NAME>`` tag. A bound name gives a ToolCall; an unknown
         name, a parameter given twice, text between the parameters, a call the text ends inside (cut
         off), or, inside a block, a body that is none of those gives an InvalidToolCall keeping the
-        raw text. A missing ``</parameter>`` before the next tag, or a missing ``</function>`` before
-        ``</tool_call>`` or the next call, is tolerated. Outside a block, a tag followed by anything else
-        (the format named in a sentence) stays text.
+        raw text. A value ends at its ``</parameter>``; a call quoted in a value (``<tool_call>...</tool_call>``
+        or ``<function=...>...</function>`` followed by more of the value) stays in it, and only a value with no
+        ``</parameter>`` before its call's end ends at the next ``<parameter=`` or closing tag (module docstring:
+        review 255 #1). A missing ``</function>`` before ``</tool_call>`` or the next call is tolerated. Outside a
+        block, a tag followed by anything else (the format named in a sentence) stays text.
     """
     return collect_function_tags(text, tool_names).result(text)
 
@@ -130,12 +147,13 @@ def read_function_tag(collector: Collector, text: str, start: int, schemas: Mapp
         schemas: ``{tool name: parameters JSON Schema}`` for typing raw values (may be empty).
         marked: whether the tag stands inside a ``<tool_call>`` block (then whatever follows it is a call,
             an invalid one when it cannot be read).
-        limit: where the call must end at the latest (the next block), default the end of ``text``.
+        limit: where the call ends at the latest (the next block), default the end of ``text``; a value holding a
+            quoted call that starts the next block (module docstring) goes on past it, and so does the call.
         finder: a :class:`Finder` over ``text`` shared by the calls of one reply (keeps the scan linear).
 
     Returns:
-        The end of the call's text (past its ``</function>``, or where its block ends), or ``None`` when
-        the tag opens no call (it stays text).
+        The end of the call's text (past its ``</function>``, or where its block ends; past ``limit`` when a
+        value quotes a call), or ``None`` when the tag opens no call (it stays text).
     """
     finder = finder or Finder(text)
     limit = len(text) if limit is None else limit
@@ -232,8 +250,10 @@ def _parameters(collector: Collector, text: str, start: int, p: int, block: int,
             end = close + len(FUNCTION_CLOSE) if 0 <= close < block else block
             break
         key_name, key_end = key
-        value_end, p, issue = _value_end(text, key_end, block, finder)
+        value_end, p, issue = _value_end(text, key_end, finder)
         problem = problem or issue
+        if p > block:  # a call quoted in the value: the call goes on past it (review 255 #1)
+            block = finder.first((FUNCTION_TAG, WRAP_OPEN, WRAP_CLOSE), p, len(text))
         if key_name in args:
             problem = problem or f"Parameter {key_name!r} is given twice; give each parameter once."
         if problem is None:
@@ -261,26 +281,113 @@ def _key(text: str, at: int, block: int, schema: Mapping[str, Any] | None) -> tu
     return None if key is None else (key.group(1), key.end())
 
 
-def _value_end(text: str, start: int, block: int, finder: Finder) -> tuple[int, int, str | None]:
-    """Where the value from ``start`` ends: ``(its end, where scanning goes on, a problem or None)``."""
-    stray = -1  # the first </parameter> followed by text that is not a tag
-    close = finder.next(PARAMETER_CLOSE, start)
-    while 0 <= close < block:
-        after = skip_ws(text, close + len(PARAMETER_CLOSE))
-        if after >= block or text.startswith((PARAMETER_TAG, FUNCTION_CLOSE, WRAP_CLOSE), after) or (
-                block == len(text) and any(tag.startswith(text[after:]) for tag in (PARAMETER_TAG, FUNCTION_CLOSE))):
-            if stray >= 0 and 0 <= finder.next(PARAMETER_TAG, stray) < close:
-                return stray, close, _STRAY  # a parameter after text after a closed value
-            return close, close + len(PARAMETER_CLOSE), None
-        stray = close if stray < 0 else stray
-        close = finder.next(PARAMETER_CLOSE, close + 1)
+def _value_end(text: str, start: int, finder: Finder) -> tuple[int, int, str | None]:
+    """Where the value from ``start`` ends: ``(its end, where scanning goes on, a problem or None)`` (the rule: the
+    module docstring, read by :class:`_Values`)."""
+    values = finder.values()
+    i = bisect_left(values.pos, start)
+    found = values.first(i, _TERMINAL)
+    stray = values.first(i, _TO_STRAY)  # the first </parameter> followed by text that is not a tag
+    stray = -1 if stray == found else stray
+    if found < len(values.kind) and values.kind[found] == _CLOSED:
+        if stray >= 0 and values.kind[values.first(values.nxt[stray], _TO_PARAM)] == _PARAM:
+            return values.pos[stray], values.pos[found], _STRAY  # a parameter after text after a closed value
+        return values.pos[found], values.pos[found] + len(PARAMETER_CLOSE), None
+    # no </parameter>: the value runs to the next <parameter=, closing tag or call (tolerated), else it is cut off
+    lenient = values.first(i, _TO_LENIENT)
+    end = values.pos[lenient] if lenient < len(values.kind) else len(text)
     if stray >= 0:
-        return stray, block, _STRAY
-    # no </parameter>: the value runs to the next tag (tolerated) or is cut off with the text
-    end = finder.first((PARAMETER_TAG, FUNCTION_CLOSE), start, block)
-    if end == len(text):
-        return end, end, _CUT
-    return end, end, None
+        return values.pos[stray], end, _STRAY
+    return end, end, _CUT if end == len(text) else None
+
+
+# the kinds of tag :class:`_Values` tells apart
+_CLOSED, _STRAY_CLOSE, _PARAM, _MENTIONED_CLOSE, _ENDING_CLOSE, _REAL_CALL, _QUOTED_CALL, _TEXT = range(8)
+_TERMINAL = frozenset({_CLOSED, _ENDING_CLOSE, _REAL_CALL})  # where a value's search for its </parameter> stops
+_TO_STRAY, _TO_PARAM = _TERMINAL | {_STRAY_CLOSE}, _TERMINAL | {_PARAM}
+_TO_LENIENT = _TERMINAL | {_PARAM, _MENTIONED_CLOSE}  # where a value without its </parameter> may end
+_TAGS = re.compile("|".join(re.escape(t) for t in (PARAMETER_CLOSE, PARAMETER_TAG, FUNCTION_CLOSE, FUNCTION_TAG,
+                                                    WRAP_OPEN, WRAP_CLOSE)))
+_VALUE_FOLLOWERS = (PARAMETER_TAG, FUNCTION_CLOSE, WRAP_CLOSE, FUNCTION_TAG, WRAP_OPEN)
+
+
+class _Values:
+    """The tags of one text, read once, for finding where ``<parameter=>`` values end (module docstring) in time
+    linear in the text: each tag's kind, and the next tag a value's search goes on to (past a quoted call: the tag
+    after its closing tag). :meth:`first` follows those links, remembering what it found for every tag passed."""
+
+    def __init__(self, text: str) -> None:
+        n = len(text)
+        found = [(m.start(), m.group()) for m in _TAGS.finditer(text)]
+        self.pos = [at for at, _ in found]
+        count = len(found)
+        self.kind = [_TEXT] * count
+        self.nxt = list(range(1, count + 1))
+        self._memo: dict[frozenset[int], dict[int, int]] = {}
+        closer = {FUNCTION_CLOSE: count, WRAP_CLOSE: count}  # the next of each closing tag, from the end back
+        for i in range(count - 1, -1, -1):
+            at, tag = found[i]
+            after = skip_ws(text, at + len(tag))
+            if tag == PARAMETER_CLOSE:
+                follows = after >= n or text.startswith(_VALUE_FOLLOWERS, after) or _partial(text, after,
+                                                                                              _VALUE_FOLLOWERS, 1)
+                self.kind[i] = _CLOSED if follows else _STRAY_CLOSE
+            elif tag == PARAMETER_TAG:
+                self.kind[i] = _PARAM
+            elif tag in closer:
+                self.kind[i] = _ENDING_CLOSE if _ends_call(text, tag, after) else _MENTIONED_CLOSE
+                closer[tag] = i
+            elif _opens_call(text, tag, at):
+                close = closer[FUNCTION_CLOSE if tag == FUNCTION_TAG else WRAP_CLOSE]
+                quoted = close < count and not _ends_call(text, found[close][1],
+                                                          skip_ws(text, found[close][0] + len(found[close][1])))
+                self.kind[i] = _QUOTED_CALL if quoted else _REAL_CALL
+                if quoted:
+                    self.nxt[i] = close + 1
+
+    def first(self, i: int, kinds: frozenset[int]) -> int:
+        """The first tag from the ``i``-th on, following :attr:`nxt`, whose kind is in ``kinds``; ``len(kind)`` if
+        none."""
+        memo = self._memo.setdefault(kinds, {})
+        end = len(self.kind)
+        passed = []
+        while i < end and self.kind[i] not in kinds:
+            known = memo.get(i)
+            if known is not None:
+                i = known
+                break
+            passed.append(i)
+            i = self.nxt[i]
+        for j in passed:
+            memo[j] = i
+        return i
+
+
+def _partial(text: str, at: int, tags: tuple[str, ...], shortest: int = 2) -> bool:
+    """Whether the text ends at ``at`` inside one of ``tags`` (its first ``shortest`` characters at least)."""
+    rest = text[at:at + 13]
+    return at + len(rest) == len(text) and len(rest) >= shortest and any(tag.startswith(rest) for tag in tags)
+
+
+def _ends_call(text: str, tag: str, after: int) -> bool:
+    """Whether the closing ``tag`` (followed by ``text[after]``, after whitespace) ends a call the model made: the
+    text ends there or another call follows (a ``</function>`` may also be followed by its block's ``</tool_call>``);
+    otherwise it stands in a value (quoted, or named in prose)."""
+    ends = (FUNCTION_TAG, WRAP_OPEN, WRAP_CLOSE) if tag == FUNCTION_CLOSE else (FUNCTION_TAG, WRAP_OPEN)
+    return after >= len(text) or text.startswith(ends, after) or _partial(text, after, ends)
+
+
+def _opens_call(text: str, tag: str, at: int) -> bool:
+    """Whether the opening ``tag`` at ``text[at]`` opens call syntax: a ``<function=NAME>`` followed by a
+    ``<parameter=``, a JSON object or its ``</function>``; a ``<tool_call>`` followed by a ``<function=`` or a JSON
+    object (else the tag is named in prose)."""
+    if tag == FUNCTION_TAG:
+        head = _NAME.match(text, at + len(tag))
+        if head is None:
+            return False
+        first = skip_ws(text, head.end())
+        return text.startswith((PARAMETER_TAG, "{", FUNCTION_CLOSE), first)
+    return text.startswith((FUNCTION_TAG, "{"), skip_ws(text, at + len(tag)))
 
 
 def _closing(rest: str) -> bool:
