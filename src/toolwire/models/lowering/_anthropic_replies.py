@@ -15,6 +15,7 @@ from typing import Any
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage, AIMessageChunk, InvalidToolCall, invalid_tool_call
 from toolwire.models._retry import status_error
+from toolwire.models.lowering._calls import sent_call_name
 from toolwire.models.lowering._common import CUT_OFF, log, native_call, split_calls, usage
 from toolwire.models.lowering._stream import ToolCallMerger
 from toolwire.models.lowering._stream_errors import cut_short, error_status, not_a_reply
@@ -165,6 +166,7 @@ class StreamState:
         self.container: dict[str, Any] | None = None  # the reply's code execution container (review 216 #1)
         self.blocks: dict[int, dict[str, Any]] = {}
         self.partial: dict[int, str] = {}  # input JSON text of blocks that are not client calls, by index
+        self.lost: set[int] = set()  # tool_use blocks whose content_block_start was lost (review 249 #1)
 
     def feed(self, event: Any) -> AIMessageChunk | None:
         """Return the text or tool-call piece of one Messages API stream ``event`` (SDK object or dict) as an
@@ -215,9 +217,26 @@ class StreamState:
             raise status_error("anthropic", status, message, key_env="ANTHROPIC_API_KEY", code=error.get("type"))
         return None
 
+    def _unstarted(self, index: Any, kind: Any) -> dict[str, Any]:
+        """The block of a delta whose ``content_block_start`` never came (a proxy or server lost it): a ``tool_use``
+        for ``input_json_delta`` (a call with no name and no id: kept as an invalid call, its arguments kept, so the
+        model gets an error result rather than the call vanishing, as a Chat Completions call whose first piece was
+        lost; review 249 #1), else text; a warning says so, but for text pieces, which are kept as they are."""
+        if kind == "input_json_delta":
+            log.warning("anthropic: the content_block_start of block %s was lost; its input_json_delta pieces are "
+                        "kept as a call with no name, which is not run (the model gets an error result)", index)
+            self.lost.add(index)
+            return {"type": "tool_use"}
+        if kind not in ("text_delta", "citations_delta"):
+            log.warning("anthropic: the content_block_start of block %s was lost; its %s pieces are dropped",
+                        index, kind)
+        return {"type": "text", "text": ""}
+
     def _delta(self, index: Any, delta: dict[str, Any]) -> AIMessageChunk | None:
-        block = self.blocks.setdefault(index, {"type": "text", "text": ""})
         kind = delta.get("type")
+        block = self.blocks.get(index)
+        if block is None:
+            block = self.blocks[index] = self._unstarted(index, kind)
         if kind == "text_delta":
             block["text"] = block.get("text", "") + delta.get("text", "")
             return AIMessageChunk(delta.get("text", ""), id=self.id) if delta.get("text") else None
@@ -244,6 +263,8 @@ class StreamState:
             if block.get("type") == "tool_use":
                 call = next(calls)
                 block = {**block, "input": call.get("args") if call.get("type") == "tool_call" else {}}
+                if index in self.lost:  # sent back under its call's id (its result's), with a name the API takes
+                    block.update(id=call.get("id"), name=sent_call_name(None))
             elif index in self.partial:
                 block = {**block, "input": _input_object(self.partial[index], block)}
             out.append(block)
@@ -271,6 +292,8 @@ class StreamState:
         if self.finish_reason in _CUT_ERRORS and self.blocks:  # as parse_response: the tool_use the reply ended
             content = self._content()  # on is not run; its chunks were sent, so it is declared invalid here
             last = content[-1]         # (the merged message leaves that call out, review 33), with its text
+            if max(self.blocks) in self.lost:  # (no name: its start was lost)
+                last = {**last, "name": None}
             if last.get("type") == "tool_use":
                 position = sum(b.get("type") == "tool_use" for b in content) - 1
                 cut.append(_cut_call(last, self.merger.raw_args(position) or None, _CUT_ERRORS[self.finish_reason]))
