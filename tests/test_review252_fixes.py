@@ -195,3 +195,22 @@ def test_the_lowering_gives_the_same_advice_for_structured_output() -> None:
     spec, _ = output_tool({"title": "Query", **_BAD_KEYS})
     with pytest.raises(UserError, match="rename that key in the schema given to with_structured_output"):
         convert_to_anthropic_tool(spec)
+
+
+def test_the_strict_fallback_warning_for_a_string_literal_says_to_take_the_character_out() -> None:
+    import warnings
+
+    from toolwire import tool
+    from toolwire.errors import StrictSchemaWarning
+    from toolwire.models.lowering.openai import convert_to_openai_tool
+
+    @tool
+    def pick(x: Literal['a"b', "c"]) -> str:
+        """Picks."""
+        return x
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        convert_to_openai_tool(pick, strict=True)
+    (warning,) = [w for w in seen if issubclass(w.category, StrictSchemaWarning)]
+    assert "Take that character out" in str(warning.message) and "pydantic model" not in str(warning.message)

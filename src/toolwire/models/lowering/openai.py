@@ -151,8 +151,9 @@ def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[st
             function["parameters"] = strict_schema(spec.parameters)
             function["strict"] = True
         except ValueError as exc:
-            fix = ("Split the tool, or give it fewer or flatter parameters" if isinstance(exc, StrictLimitError)
-                   else "Give the parameter a pydantic model with named fields")
+            fix = getattr(exc, "advice", None) or (  # (a StrictLiteralError says which character to take out)
+                "Split the tool, or give it fewer or flatter parameters" if isinstance(exc, StrictLimitError)
+                else "Give the parameter a pydantic model with named fields")
             warn_user(f"Tool {spec.name!r} cannot use OpenAI strict mode ({exc}); it is sent non-strict. "
                       f"{fix} to make it strict.", StrictSchemaWarning)
             log.debug("tool %s sent non-strict: %s", spec.name, exc)
