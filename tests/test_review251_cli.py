@@ -222,3 +222,27 @@ def test_mcp_serve_http_ctrl_c_as_it_starts_prints_no_traceback(tmp_path: Path, 
     assert done.returncode == 130
     assert "Traceback" not in done.stderr and "serving" not in done.stderr, done.stderr
     assert len(done.stderr.splitlines()) <= 1, done.stderr
+
+
+# --- #6: models pull draws no progress bar into a stderr that is not a terminal ------------------------------------
+
+def test_pull_progress_on_a_stderr_that_is_no_terminal_is_plain_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    from toolwire.models._pull_verify import _Progress
+
+    ticks = iter([0.0, 0.0, 40.0, 41.0, 41.0])  # (start, then each advance)
+    bar = _Progress(True, clock=lambda: next(ticks))
+    bar.start("Verifying model.gguf", 4_000_000)
+    for _ in range(4):
+        bar.advance(1_000_000)
+    bar.stop()
+    written = capsys.readouterr().err
+    assert written.splitlines() == ["Verifying model.gguf (4.0 MB)", "Verifying model.gguf: 50% (2.0 of 4.0 MB)",
+                                    "Verifying model.gguf: 100% (4.0 of 4.0 MB)"]
+
+
+def test_pull_progress_on_a_terminal_is_a_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.models import _pull_verify
+
+    monkeypatch.setattr(_pull_verify, "_stderr_is_terminal", lambda: True)
+    assert _pull_verify._Progress(True)._bar is not None
+    assert _pull_verify._Progress(False)._bar is None

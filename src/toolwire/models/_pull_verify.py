@@ -1,5 +1,6 @@
-"""Checking a pulled GGUF file: its sha256 (1 MiB reads, a rich progress bar on stderr), and the sidecar record
-that vouches for it while its size and mtime are unchanged, so a 1 GB file is not hashed again at every load.
+"""Checking a pulled GGUF file: its sha256 (1 MiB reads, a rich progress bar on a terminal's stderr, plain lines on
+another), and the sidecar record that vouches for it while its size and mtime are unchanged, so a 1 GB file is not
+hashed again at every load.
 
 Part of :mod:`toolwire.models.pull`, which re-exports :func:`sha256_file`, :func:`verify_file` and
 :func:`pulled_state`.
@@ -12,6 +13,8 @@ import json
 import os
 import stat
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +31,18 @@ CHUNK = 1 << 20  # bytes per read while copying and hashing
 
 
 class _Progress:
-    """A rich progress bar on stderr (bytes), or nothing when disabled."""
+    """Progress of a download or a hash, in bytes: a rich progress bar when standard error is a terminal, else plain
+    lines (review 251 #6: a bar drawn into a CI log wrapped, its size cut), as ``toolwire eval bfcl`` writes them: one
+    at the start, one at most every ``every`` seconds, and one at the end (``Verifying x.gguf: 100% (491.4 of 491.4
+    MB)``); nothing when not ``enabled``. ``clock``: a monotonic clock in seconds (a parameter for tests)."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, every: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
         self._bar: Any = None
         self._task: Any = None
-        if enabled:
+        self._lines: _Lines | None = None
+        if enabled and not _stderr_is_terminal():
+            self._lines = _Lines(every, clock)
+        elif enabled:
             from rich.console import Console
             from rich.progress import (
                 BarColumn,
@@ -49,6 +58,8 @@ class _Progress:
                                  console=Console(stderr=True), transient=False)
 
     def start(self, description: str, total: int) -> None:
+        if self._lines is not None:
+            self._lines.start(description, total)
         if self._bar is None:
             return
         if self._task is None:
@@ -58,18 +69,67 @@ class _Progress:
             self._bar.reset(self._task, description=description, total=total)
 
     def set(self, completed: int, description: str | None = None) -> None:
+        if self._lines is not None:
+            self._lines.set(completed, description)
         if self._task is not None:
             self._bar.update(self._task, completed=completed,
                              **({"description": description} if description else {}))
 
     def advance(self, n: int) -> None:
+        if self._lines is not None:
+            self._lines.set(self._lines.done + n)
         if self._task is not None:
             self._bar.advance(self._task, n)
 
     def stop(self) -> None:
+        if self._lines is not None:
+            self._lines.end()
         if self._bar is not None and self._task is not None:
             self._bar.stop()
             self._task = None
+
+
+class _Lines:
+    """:class:`_Progress` as plain lines on standard error (see there)."""
+
+    def __init__(self, every: float, clock: Callable[[], float]) -> None:
+        self.every, self.clock = every, clock
+        self.description: str | None = None
+        self.total = self.done = 0
+        self.last = 0.0
+
+    def start(self, description: str, total: int) -> None:
+        self.end()  # (the step before, a download before its check)
+        self.description, self.total, self.done, self.last = description, total, 0, self.clock()
+        _default_echo(f"{description} ({_mb(total)} MB)")
+
+    def set(self, done: int, description: str | None = None) -> None:
+        self.done = done
+        self.description = description or self.description
+        if self.description is not None and done < self.total and (now := self.clock()) - self.last >= self.every:
+            self.last = now
+            _default_echo(self._line())
+
+    def end(self) -> None:
+        if self.description is not None:
+            _default_echo(self._line())
+            self.description = None
+
+    def _line(self) -> str:
+        share = f"{100 * self.done // self.total}% " if self.total > 0 else ""
+        return f"{self.description}: {share}({_mb(self.done)} of {_mb(self.total)} MB)"
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1e6:.1f}"
+
+
+def _stderr_is_terminal() -> bool:
+    """Whether standard error is a real terminal (whatever ``FORCE_COLOR`` says: a CI log is none)."""
+    try:
+        return bool(sys.stderr.isatty())
+    except (AttributeError, OSError, ValueError):  # (closed, or no stream)
+        return False
 
 
 def _default_echo(line: str) -> None:
