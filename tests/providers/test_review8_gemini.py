@@ -280,7 +280,7 @@ def test_content_blocks_become_gemini_parts(block, expected):
 @pytest.mark.parametrize(("block", "named"), [
     ({"type": "video_url", "video_url": "x"}, "'video_url'"),
     ({"type": "file", "base64": DATA}, "mime_type"),
-    ({"type": "image", "source": {"type": "file", "file_id": "f1"}}, "'file'"),
+    ({"type": "image", "source": {"type": "file", "file_id": "f1"}}, "file ids are not supported"),
     ({"type": "file", "base64": "%%%", "mime_type": "application/pdf"}, "not base64"),
 ])
 def test_unknown_blocks_are_a_user_error_naming_them(block, named):
