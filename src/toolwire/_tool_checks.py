@@ -421,7 +421,11 @@ def injected_guard(func: Callable[..., Any], validate: Callable[[Any], dict[str,
 
     code = getattr(func, "__code__", None)
     properties = parameters.get("properties")
-    if code is None or not isinstance(properties, dict):
+    if not isinstance(properties, dict):
+        return validate
+    if parameters.get("additionalProperties") is not False or parameters.get("patternProperties"):
+        validate = _keys_guard(func, validate, properties, tool_name)  # (an open schema: review 250 #1)
+    if code is None:
         return validate
     hidden = tuple(n for n in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
                    if n not in properties and n not in ("self", "cls"))
@@ -436,6 +440,48 @@ def injected_guard(func: Callable[..., Any], validate: Callable[[Any], dict[str,
             if not given or not (kinds := injected_kinds(func, given)):
                 raise
             raise ToolValidationError(explain_injected(str(exc), kinds, _injected_fix), tool_name) from None
+
+    return checked
+
+
+def _keys_guard(func: Callable[..., Any], validate: Callable[[Any], dict[str, Any]], properties: dict[str, Any],
+                tool_name: str) -> Callable[[Any], dict[str, Any]]:
+    """``validate``, or, for a schema that may let through keys it does not name (open: no ``additionalProperties:
+    false``) and a function without ``**kwargs``, one that refuses before the call, as "not a parameter", such a key the
+    function cannot take or must not get from a call (bound by ``functools.partial``; injected, which
+    :func:`injected_guard` then explains): the function's limit, not the schema's (review 250 #1).
+
+    Raises:
+        ToolValidationError: (the returned function) as ``validate`` does, or naming each such key.
+    """
+    from toolwire.errors import ToolValidationError
+
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):  # no signature to read (some builtins): the call will tell
+        return validate
+    if params and params[0].name in ("self", "cls") and not isinstance(func, types.MethodType | functools.partial):
+        params = params[1:]
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return validate
+    bound = set(func.keywords) if isinstance(func, functools.partial) else set()
+    taken = [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in bound]
+
+    def checked(args: Any) -> dict[str, Any]:
+        out = validate(args)
+        other = [key for key in out if key not in properties]
+        if not other:
+            return out
+        kinds = injected_kinds(func, [key for key in other if key in taken])
+        refused = [key for key in other if key not in taken or key in kinds]
+        if not refused:
+            return out
+        from toolwire._schema_refs import _short
+
+        text = f"Invalid arguments for tool '{tool_name}': " + "; ".join(
+            f"'{key}' is not a parameter of this tool (got {_short(out[key])})" for key in refused) + "."
+        names = list(properties) or [name for name in taken if name not in injected_kinds(func, taken)]
+        raise ToolValidationError(text + (f" Its parameters are: {', '.join(names)}." if names else ""), tool_name)
 
     return checked
 

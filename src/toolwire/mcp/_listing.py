@@ -8,8 +8,9 @@ renamed tool whose new name is taken gets ``_2``, ``_3``..., never a tool that k
 
 from __future__ import annotations
 
+import copy
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolwire._warn_site import warn_user
@@ -92,6 +93,27 @@ async def list_all_tools(session: Any, label: str) -> list[dict[str, Any]]:
                     "the server is at fault; ask its authors to fix tools/list.")
 
 
+def _server_validator(params: Any, name: str) -> Callable[[Mapping[str, Any]], dict[str, Any]] | None:
+    """The check of an MCP tool's arguments: JSON Schema's own, so an object schema without ``additionalProperties``
+    takes the keys it does not name, as it does for ``jsonschema`` and the server, who decides (review 250 #1:
+    toolwire refused them, and told of ``{"type": "object"}`` "It takes no arguments"); ``additionalProperties:
+    false`` still refuses them. The published schema is unchanged. None (the default check) for a schema that already
+    says what to do with other keys, or that is no dict (:meth:`Tool.from_schema` refuses it).
+
+    Raises:
+        SchemaError: ``params`` is not a valid object schema (as :meth:`Tool.from_schema` says).
+    """
+    from toolwire.interop.openai_tools import _OPEN_KEYWORDS, normalize_parameters, schema_validator
+
+    if not isinstance(params, Mapping) or any(key in params for key in _OPEN_KEYWORDS):
+        return None
+    dialect = params.get("$schema") if isinstance(params.get("$schema"), str) else None  # (checked in its dialect)
+    own = normalize_parameters(params, name, dialect_form=dialect is not None)
+    if any(key in own for key in _OPEN_KEYWORDS):  # (after $ref inlining)
+        return None
+    return schema_validator({**own, "additionalProperties": True}, name, dialect=dialect)
+
+
 def _text(value: Any) -> str:
     """``value`` stripped when it is text; "" for anything else (a server's blank or non-text title)."""
     return value.strip() if isinstance(value, str) else ""
@@ -134,8 +156,9 @@ def build_tools(listed: list[dict[str, Any]], *, prefix: str, label: str, timeou
                 or f"The '{mcp_name}' tool of the MCP server {label}.")
         params = item.get("inputSchema") or {"type": "object", "properties": {}}
         try:
-            built[i] = Tool.from_schema(function(mcp_name, name), name, desc, params,
+            built[i] = Tool.from_schema(function(mcp_name, name), name, desc, params, _server_validator(params, name),
                                         timeout=timeout, response_format="content_and_artifact")
+            built[i]._source = ("schema", copy.deepcopy(dict(params)))  # (as without validate: pickle's own error)
         except SchemaError as exc:  # a skipped tool keeps no name: a later tool may have it
             warn_user(f"Skipping the MCP tool {mcp_name!r} of {label}: {exc}")  # (at the user's load_tools line)
             continue
