@@ -9,8 +9,9 @@
   run that awaits the task.
 * :func:`wait_timed`: waiting for a call's task or thread at most its timeout, even when the tool
   swallows its cancellation.
-* :func:`_is_tool_call`, :func:`_call_id` and :func:`_require_call_id`: telling a tool call from arguments, and
-  the id that answers it.
+* :func:`_call_id` and :func:`check_call_name`: the id that answers a tool call, and a call given to the wrong tool
+  (telling a call from arguments: :mod:`toolwire._tool_calls`).
+* :func:`receiver`: whether a function is a method, taking ``self`` or ``cls`` first.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import contextlib
 import contextvars
 import decimal
 import functools
+import inspect
 import logging
 import math
 import numbers
@@ -34,7 +36,8 @@ from toolwire._carried import carrying, uncarried
 from toolwire._concurrency import abandon, start_thread, thread_pool
 from toolwire._daemon_pool import fated_task, give_up_work
 from toolwire._grace import given_up, wait_through
-from toolwire.errors import ToolExecutionError, ToolTimeoutError, UserError
+from toolwire._tool_dispatch import bound_dispatch_method
+from toolwire.errors import ToolExecutionError, ToolTimeoutError
 
 log = logging.getLogger("toolwire.tools")
 
@@ -535,20 +538,6 @@ def timeout_error(name: str, timeout: float, state: str) -> ToolTimeoutError:
         f"{_TIMEOUT_STATES[state]}; its result will not be used: check what it did before calling it again.", name)
 
 
-_TOOL_CALL_KEYS = frozenset(("name", "args", "id", "type"))
-
-
-def _is_tool_call(value: Any) -> bool:
-    """Whether ``invoke``'s input is a tool call rather than arguments: a mapping with ``"type": "tool_call"``,
-    an ``"args"`` key, or ``"name"`` and ``"id"`` (a call of a tool without arguments may leave ``args`` out),
-    and no key outside ``name``/``args``/``id``/``type`` (the ToolCall shape of LangChain and OpenAI-style
-    messages). Arguments of a tool whose parameters happen to include ``type`` and ``args`` are read as a
-    tool call only when they have exactly that shape."""
-    if not (type(value) is dict or isinstance(value, Mapping)) or value.get("type") != "tool_call":
-        return False
-    return ("args" in value or ("name" in value and "id" in value)) and _TOOL_CALL_KEYS.issuperset(value.keys())
-
-
 def _call_id(call: Mapping[str, Any]) -> str:
     """The ``tool_call_id`` answering ``call``: its ``id`` as text (``5`` -> ``"5"``, as :class:`ToolMessage`
     and the executor write it, so it matches the AIMessage's call), ``""`` when it has none."""
@@ -585,15 +574,20 @@ class WrongToolCallError(ToolExecutionError):
         self.called = called  # then set its attributes: review 181 #2)
 
 
-def _require_call_id(call: Mapping[str, Any], tool_name: str) -> None:
-    """Refuse a tool call given to ``tool.invoke``/``ainvoke`` without an id (missing, None or ``""``): its
-    ToolMessage would answer ``tool_call_id=""``, which providers refuse (the executor gives such calls an id).
-
-    Raises:
-        UserError: ``call`` has no non-empty ``"id"``.
-    """
-    found = call.get("id")
-    if found is None or found == "":
-        raise UserError(f"Tool '{tool_name}' was given a tool call without an \"id\": give the call a non-empty "
-                        "\"id\" (its ToolMessage answers that id), or pass the arguments dict alone "
-                        "(tool.invoke(call[\"args\"])) to get the plain value.")
+def receiver(func: Any) -> str:
+    """``"self"`` or ``"cls"`` when ``func`` is a function defined in a class body taking that first, through
+    decorators' ``__wrapped__`` (a ``functools.wraps`` retry, ``lru_cache``: review 175 #1), else ``""``. Not through
+    a bound method or a ``functools.partial``: their receiver is given already."""
+    if type(func) is types.FunctionType and not func.__dict__:  # a plain function (no __wrapped__): itself
+        code = func.__code__
+        return code.co_varnames[0] if code.co_argcount and code.co_varnames[0] in ("self", "cls") else ""
+    if bound_dispatch_method(func):  # (a singledispatchmethod read from an instance: review 212 #2)
+        return ""
+    target = func
+    for _ in range(100):
+        if inspect.ismethod(target) or isinstance(target, functools.partial) or not hasattr(target, "__wrapped__"):
+            break
+        target = target.__wrapped__
+    code = getattr(target, "__code__", None)
+    return code.co_varnames[0] if (inspect.isfunction(target) and code is not None and code.co_argcount
+                                   and code.co_varnames[0] in ("self", "cls")) else ""

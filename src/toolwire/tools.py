@@ -43,6 +43,7 @@ from toolwire._schema_params import is_v1_model
 from toolwire._signature import docstring_summary, function_name, is_async_callable
 from toolwire._staticmethods import written_static
 from toolwire._tool_args import ToolArguments, hide_injected_fields
+from toolwire._tool_calls import _is_tool_call, _require_call_id, aanswered, answered
 from toolwire._tool_checks import (
     SET_CHECKED,
     check_description,
@@ -53,14 +54,12 @@ from toolwire._tool_checks import (
     checked_attribute,
     injected_guard,
 )
-from toolwire._tool_dispatch import bound_dispatch_method, dispatch_positional
+from toolwire._tool_dispatch import dispatch_positional
 from toolwire._tool_pickle import copy_tool, reduce_tool
 from toolwire._tool_run import (
     _CURRENT_CALL,
     _call_id,
     _in_context,
-    _is_tool_call,
-    _require_call_id,
     _running,
     bad_flags,
     bad_timeout,
@@ -70,6 +69,7 @@ from toolwire._tool_run import (
     drain,
     escaped,
     guarded,
+    receiver,
     run_timed,
     untimed_thread,
     unwrapped,
@@ -191,7 +191,7 @@ class Tool(ToolArguments, Batching):
         set_(self, "response_format", response_format)
         set_(self, "handle_errors", handle_errors)
         set_(self, "hide_error_details", hide_error_details)
-        self._method = _receiver(func)
+        self._method = receiver(func)
         self.spec = ToolSpec(name, schema.description, schema.parameters)  # (last: until then, no attribute checks)
 
     # -- construction ------------------------------------------------------------------------------
@@ -244,7 +244,7 @@ class Tool(ToolArguments, Batching):
         static = isinstance(func, staticmethod)  # (its first parameter is an argument, even named self or cls)
         if isinstance(func, (classmethod, staticmethod)):  # ``@tool`` above ``@classmethod``: see ``__get__``
             func = func.__func__
-        elif _receiver(func) and written_static(func):  # ``@staticmethod`` above ``@tool``, tool(K.run) (review 186
+        elif receiver(func) and written_static(func):  # ``@staticmethod`` above ``@tool``, tool(K.run) (review 186
             static = True  # #2; only a function taking self or cls first gets here)
         tool_name = name if name is not None else function_name(func)
         if tool_name is None:
@@ -470,7 +470,9 @@ class Tool(ToolArguments, Batching):
         Args:
             input: the arguments as a dict (or a string for a one-parameter tool), or a tool call
                 ``{"name", "args", "id", "type": "tool_call"}`` (whose ``args`` may also be the argument
-                JSON text, see :meth:`call_args`).
+                JSON text, see :meth:`call_args`). A typed call with more keys (a stream's ``index``; the arguments
+                under ``arguments``, ``input`` or ``parameters``) is read and answered as
+                :class:`~toolwire.execution.ToolExecutor` reads and answers it (:mod:`toolwire._tool_calls`).
             config: LangChain's ``RunnableConfig`` place, which toolwire tools do not take: only None.
             timeout: seconds, overriding the tool's own ``timeout``.
 
@@ -491,8 +493,9 @@ class Tool(ToolArguments, Batching):
                 ``config`` was given, or a tool call has no non-empty ``"id"``.
             ToolExecutionError: with ``handle_errors=False``, a ``response_format="content_and_artifact"``
                 tool returned something other than a ``(content, artifact)`` pair, a sync tool returned
-                an awaitable (use :meth:`ainvoke`), or the tool call names another tool (which is then not run;
-                an error ToolMessage saying so otherwise).
+                an awaitable (use :meth:`ainvoke`), the tool call names another tool, or its arguments cannot be
+                read (given under two keys with different values: the tool is then not run; an error ToolMessage
+                saying so otherwise).
             Exception: whatever the function raises (arguments form, or ``handle_errors=False``);
                 StopIteration and BaseException subclasses arrive as ``RuntimeError`` (see the module).
         """
@@ -501,7 +504,7 @@ class Tool(ToolArguments, Batching):
         if timeout is not None and (problem := bad_timeout(timeout)) is not None:
             raise UserError(problem)
         limit = timeout if timeout is not None else self.timeout
-        if _is_tool_call(input):
+        if called := _is_tool_call(input):
             if (found := input.get("id")) is None or found == "":  # (inline: B1 times this path)
                 _require_call_id(input, self.name)
             token = _CURRENT_CALL.set(input)  # current_tool_call(); not a context manager: B1 times this path
@@ -515,6 +518,8 @@ class Tool(ToolArguments, Batching):
                 return self._error_message(exc, input)
             finally:
                 _CURRENT_CALL.reset(token)
+        if called is None:  # a call with more keys (a stream's "index", "arguments"...): read as ToolExecutor reads it
+            return answered(self, input, limit)
         if _CURRENT_CALL.get() is None:
             return self._run(self._arguments(input), limit)
         with _running(None):  # bare arguments inside another tool's call: not that call (see above)
@@ -559,7 +564,7 @@ class Tool(ToolArguments, Batching):
         if timeout is not None and (problem := bad_timeout(timeout)) is not None:
             raise UserError(problem)
         limit = timeout if timeout is not None else self.timeout
-        if _is_tool_call(input):
+        if called := _is_tool_call(input):
             _require_call_id(input, self.name)
             token = _CURRENT_CALL.set(input)
             try:
@@ -572,29 +577,12 @@ class Tool(ToolArguments, Batching):
                 return self._error_message(exc, input)
             finally:
                 _CURRENT_CALL.reset(token)
+        if called is None:  # (as invoke)
+            return await aanswered(self, input, limit)
         if _CURRENT_CALL.get() is None:
             return await self._arun(self._arguments(input), limit)
         with _running(None):  # (as invoke)
             return await self._arun(self._arguments(input), limit)
-
-
-def _receiver(func: Any) -> str:
-    """``"self"`` or ``"cls"`` when ``func`` is a function defined in a class body taking that first, through
-    decorators' ``__wrapped__`` (a ``functools.wraps`` retry, ``lru_cache``: review 175 #1), else ``""``. Not through
-    a bound method or a ``functools.partial``: their receiver is given already."""
-    if type(func) is types.FunctionType and not func.__dict__:  # a plain function (no __wrapped__): itself
-        code = func.__code__
-        return code.co_varnames[0] if code.co_argcount and code.co_varnames[0] in ("self", "cls") else ""
-    if bound_dispatch_method(func):  # (a singledispatchmethod read from an instance: review 212 #2)
-        return ""
-    target = func
-    for _ in range(100):
-        if inspect.ismethod(target) or isinstance(target, functools.partial) or not hasattr(target, "__wrapped__"):
-            break
-        target = target.__wrapped__
-    code = getattr(target, "__code__", None)
-    return code.co_varnames[0] if (inspect.isfunction(target) and code is not None and code.co_argcount
-                                   and code.co_varnames[0] in ("self", "cls")) else ""
 
 
 from toolwire._tool_decorator import tool  # noqa: E402  (it needs Tool: review 166 #4)

@@ -1,0 +1,139 @@
+"""Telling a tool call from arguments in ``Tool.invoke``/``ainvoke`` (used by :mod:`toolwire.tools`).
+
+* :func:`_is_tool_call`: whether ``invoke``'s input is a tool call. The exact ``{"name", "args", "id", "type"}``
+  shape (benchmark B1) is told by one subset test; a typed call with more keys (a stream's ``index``, OpenAI's and
+  MCP's ``arguments``...) gives None, and ``invoke`` answers it with :func:`answered`
+  (:func:`aanswered` for ``ainvoke``), reading the call as :class:`~toolwire.execution.ToolExecutor` does
+  (review 254 #1: it was read as the tool's arguments and refused).
+* :func:`_require_call_id`: a tool call given to ``invoke`` needs an id for its ToolMessage to answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from toolwire._call_records import _ARGUMENT_KEYS
+from toolwire._tool_run import _CURRENT_CALL, check_call_name
+from toolwire.errors import UserError
+
+_TOOL_CALL_KEYS = frozenset(("name", "args", "id", "type"))
+_CALL_MARKS = frozenset(("id", *_ARGUMENT_KEYS))
+"""Beside a text ``name``, one of these keys makes a typed dict with more keys a tool call."""
+
+
+def _is_tool_call(value: Any) -> bool | None:
+    """Whether ``invoke``'s input is a tool call rather than arguments: a mapping with ``"type": "tool_call"`` and
+    either only the keys ``name``/``args``/``id``/``type`` (the ToolCall shape of LangChain and OpenAI-style messages)
+    with ``args``, or ``name`` and ``id`` (a call of a tool without arguments may leave ``args`` out), or, with more
+    keys, a text ``name`` and ``id`` or arguments (``args``, ``arguments``, ``input`` or ``parameters``), as
+    LangChain's ``BaseTool.invoke`` and :class:`~toolwire.execution.ToolExecutor` take it. Arguments of a tool whose
+    parameters happen to include ``type`` (given ``"tool_call"``) are read as a tool call only in these shapes.
+
+    Returns:
+        True for the ``{"name", "args", "id", "type"}`` shape, False for arguments, None for a tool call with more
+        keys (answered by :func:`answered`: its reading costs more, so the exact shape does not pay for it). Never
+        raises.
+    """
+    if not (type(value) is dict or isinstance(value, Mapping)) or value.get("type") != "tool_call":
+        return False
+    if _TOOL_CALL_KEYS.issuperset(value.keys()):  # (first: the exact shape, benchmark B1, pays for nothing more)
+        return "args" in value or ("name" in value and "id" in value)
+    if isinstance(value.get("name"), str) and not _CALL_MARKS.isdisjoint(value.keys()):
+        return None
+    return False
+
+
+def _require_call_id(call: Mapping[str, Any], tool_name: str) -> None:
+    """Refuse a tool call given to ``tool.invoke``/``ainvoke`` without an id (missing, None or ``""``): its
+    ToolMessage would answer ``tool_call_id=""``, which providers refuse (the executor gives such calls an id).
+
+    Raises:
+        UserError: ``call`` has no non-empty ``"id"``.
+    """
+    found = call.get("id")
+    if found is None or found == "":
+        raise UserError(f"Tool '{tool_name}' was given a tool call without an \"id\": give the call a non-empty "
+                        "\"id\" (its ToolMessage answers that id), or pass the arguments dict alone "
+                        "(tool.invoke(call[\"args\"])) to get the plain value.")
+
+
+def _read(tool: Any, call: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
+    """``call`` read as :class:`~toolwire.execution.ToolExecutor` reads it (its ``prepared``, so
+    :func:`~toolwire._call_records._checked_call`: arguments under ``args``, ``arguments``, ``input`` or
+    ``parameters``, argument text decoded, a number id as text), and None; or, when it is an invalid call (arguments
+    under two of these keys that differ, text that is no JSON object, nesting too deep), the error ToolMessage the
+    executor answers it with. The call is refused first, as ``invoke`` refuses one, when it names another tool.
+
+    Raises:
+        UserError: the call has no id.
+        ToolExecutionError: with the tool's ``handle_errors=False``, an invalid call, or one naming another tool.
+    """
+    _require_call_id(call, tool.name)
+    from toolwire._executor_input import prepared
+
+    read: dict[str, Any] = prepared(dict(call))  # type: ignore[assignment]
+    if read["type"] == "tool_call":
+        return read, None
+    if read.get("name", tool.name) != tool.name:
+        try:
+            check_call_name(tool.name, read)
+        except Exception as exc:
+            if not tool.handle_errors:
+                raise
+            return read, tool._error_message(exc, read)
+    from toolwire.execution import ToolExecutor
+
+    return read, ToolExecutor([tool], handle_errors=tool.handle_errors)._invalid(read)  # type: ignore[arg-type]
+
+
+def answered(tool: Any, call: Mapping[str, Any], timeout: float | None) -> Any:
+    """``tool.invoke(call)`` for a tool call with more keys (:func:`_is_tool_call` gives None): the ToolMessage
+    :class:`~toolwire.execution.ToolExecutor` answers it with (see :func:`_read`; the result is not cut to a length),
+    the tool run at most ``timeout`` seconds with ``current_tool_call()`` giving the call as read.
+
+    Returns:
+        A :class:`~toolwire.messages.ToolMessage` (``status="error"`` on failure unless ``handle_errors=False``).
+
+    Raises:
+        UserError, ToolExecutionError, Exception: as :meth:`~toolwire.tools.Tool.invoke` for a tool call.
+    """
+    read, refused = _read(tool, call)
+    if refused is not None:
+        return refused
+    token = _CURRENT_CALL.set(read)
+    try:
+        if read["name"] != tool.name:
+            check_call_name(tool.name, read)
+        return tool._to_message(tool._run(tool.call_args(read["args"]), timeout), read)
+    except Exception as exc:
+        if not tool.handle_errors:
+            raise
+        return tool._error_message(exc, read)
+    finally:
+        _CURRENT_CALL.reset(token)
+
+
+async def aanswered(tool: Any, call: Mapping[str, Any], timeout: float | None) -> Any:
+    """:func:`answered` for ``tool.ainvoke(call)``.
+
+    Returns:
+        A :class:`~toolwire.messages.ToolMessage`, as :func:`answered`.
+
+    Raises:
+        UserError, ToolExecutionError, Exception: as :meth:`~toolwire.tools.Tool.ainvoke` for a tool call.
+    """
+    read, refused = _read(tool, call)
+    if refused is not None:
+        return refused
+    token = _CURRENT_CALL.set(read)
+    try:
+        if read["name"] != tool.name:
+            check_call_name(tool.name, read)
+        return tool._to_message(await tool._arun(tool.call_args(read["args"]), timeout), read)
+    except Exception as exc:
+        if not tool.handle_errors:
+            raise
+        return tool._error_message(exc, read)
+    finally:
+        _CURRENT_CALL.reset(token)
