@@ -56,6 +56,7 @@ def _refuse_long_ints(tree: ast.AST, source: str) -> None:
             str(node.value)
 
 
+_JSON_STRING = json.JSONDecoder(strict=False)  # (a raw tab in a string, as toolwire's JSON reading takes it)
 _JSON_ONLY = re.compile(r"\\/|[\ud800-\udfff]")  # what Python reads of JSON's \/ and of a \uXXXX surrogate pair
 
 
@@ -67,17 +68,27 @@ def _read_json_strings(tree: ast.AST, source: str) -> None:
     such a reading is looked at again."""
     if "\\" not in source:
         return
+    lines: list[str] | None = None
+    encoded: dict[int, bytes] = {}  # line number: that line in UTF-8 (the AST's columns count bytes)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and type(node.value) is str and _JSON_ONLY.search(node.value):
-            written = ast.get_source_segment(source, node)
-            if written is None or not written.startswith('"') or written.startswith('"""'):
-                continue
-            try:
-                value = json.loads(written.replace("\n", "\\n").replace("\r", "\\r"))
-            except ValueError:  # not a JSON string (a Python escape such as \x41, two strings side by side)
-                continue
-            if type(value) is str:
-                node.value = value
+        if not (isinstance(node, ast.Constant) and type(node.value) is str and _JSON_ONLY.search(node.value)):
+            continue
+        if node.end_lineno != node.lineno or node.end_col_offset is None:  # a JSON string is on one line
+            continue
+        if lines is None:  # (once: reading the source again for each string made long calls quadratic)
+            lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        line = encoded.get(node.lineno)
+        if line is None:
+            line = encoded[node.lineno] = lines[node.lineno - 1].encode("utf-8", "surrogatepass")
+        written = line[node.col_offset:node.end_col_offset].decode("utf-8", "surrogatepass")
+        if not written.startswith('"') or written.startswith('"""'):
+            continue
+        try:
+            value = _JSON_STRING.decode(written)
+        except ValueError:  # not a JSON string (a Python escape such as \x41, two strings side by side)
+            continue
+        if type(value) is str:
+            node.value = value
 
 
 _PSEUDO_FILES = r"<toolwire [^<>]*>\Z"
