@@ -171,3 +171,27 @@ def test_a_python_dict_of_arguments_with_a_number_too_long_says_so(number: str) 
 
     with pytest.raises(ToolCallParseError, match="too many digits"):
         normalize_arguments("{'days': " + number + "}")
+
+
+def test_langchains_older_image_block_by_id_is_an_image_by_file_id() -> None:
+    block = {"type": "image", "source_type": "id", "id": "file_abc"}
+    _, user = anthropic.lower_messages([HumanMessage([block])])
+    assert user[-1]["content"] == [{"type": "image", "source": {"type": "file", "file_id": "file_abc"}}]
+    assert openai.lower_responses_messages([HumanMessage([block])])[-1]["content"] == [
+        {"type": "input_image", "file_id": "file_abc"}]
+
+
+def test_a_later_chunks_pieces_of_one_index_are_merged_within_the_chunk_too() -> None:
+    first = AIMessageChunk([{"type": "text", "text": "Let me look", "index": 0}])
+    second = AIMessageChunk([{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}, "index": 1},
+                             {"type": "input_json_delta", "partial_json": '{"x": 1}', "index": 1}])
+    merged = merge_chunks([first, second]).content
+    assert len(merged) == 2 and merged[1]["partial_json"] == '{"x": 1}' and merged[1]["type"] == "tool_use"
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ('[fetch(url="a\\/b\\\nc")]', "a\\/bc"),  # a line continuation: Python's reading, no literal \n made
+    ('[fetch(url="a\\/b\tc")]', "a/b\tc"),  # a raw tab, as toolwire's JSON reading takes it
+])
+def test_json_strings_on_more_than_one_line_or_with_a_raw_tab(text: str, value: str) -> None:
+    assert parse_tool_calls(text, ["fetch"]).tool_calls[0]["args"] == {"url": value}

@@ -80,15 +80,17 @@ class _Parts(list):  # type: ignore[type-arg]
 
 def add_blocks(blocks: list[Any], content: list[Any],
                 indexed: dict[int | str, Block] | None) -> dict[int | str, Block] | None:
-    """Add a chunk's ``content`` blocks to ``blocks``: a dict block whose ``index`` a block of an earlier chunk has
-    is merged into it (:class:`Block`; the first of them, as LangChain's ``merge_lists`` takes), any other block is
-    added in order. Blocks of one chunk are never merged with each other: a chunk that holds a whole reply's
-    content (a ``_generate``-only model's, a ScriptedChatModel's) keeps each of its blocks, as LangChain keeps the
-    blocks of its first chunk (review 241 #4). Returns the merged blocks by index."""
-    added: set[int | str] = set()  # the indexes this chunk started
+    """Add a chunk's ``content`` blocks to ``blocks``: a dict block whose ``index`` an earlier block has is merged
+    into it (:class:`Block`; the first of them, as LangChain's ``merge_lists`` takes), any other block is added in
+    order. The blocks of the first chunk that carries a list (``blocks`` still empty) are never merged with each
+    other, as LangChain's ``merge_lists`` keeps its first list as it is: a chunk that holds a whole reply's content (a
+    ``_generate``-only model's, a ScriptedChatModel's) keeps each of its blocks (review 241 #4); a later chunk's
+    pieces of one index are merged, within the chunk too (a ``tool_use`` start and its ``input_json_delta``), as
+    there (review 257 #3). Returns the merged blocks by index."""
+    added: set[int | str] | None = set() if not blocks else None  # the indexes the first chunk started
     for block in content:
         key = _block_key(block)
-        if key is None or key in added:
+        if key is None or (added is not None and key in added):
             blocks.append(block)
             continue
         indexed = {} if indexed is None else indexed
@@ -97,7 +99,8 @@ def add_blocks(blocks: list[Any], content: list[Any],
         else:
             indexed[key] = open_block = Block(block)
             blocks.append(open_block)
-            added.add(key)
+            if added is not None:
+                added.add(key)
     return indexed
 
 

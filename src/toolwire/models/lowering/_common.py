@@ -132,6 +132,8 @@ def _image(block: dict[str, Any]) -> ImageBlock | None:
             return ImageBlock(type="image", url=block["url"], **({"mime_type": mime} if isinstance(mime, str) else {}))
         if isinstance(block.get("file_id"), str) and not block.keys() & {"base64", "data", "url"}:
             return ImageBlock(type="image", file_id=block["file_id"])  # LangChain's standard block by uploaded file
+        if block.get("source_type") == "id" and isinstance(block.get("id"), str):  # its older form (there "id" is
+            return ImageBlock(type="image", file_id=block["id"])  # the file's id, not the block's)
     return None
 
 
@@ -149,7 +151,8 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
         ``{"file_data": ...}``, is a block) as a text block of its whole JSON (:func:`record_text`: review
         229 #1, such a record was cut to its ``"text"`` or dropped),
         :class:`ImageBlock` for the image forms toolwire reads (``{"type": "image", "base64"|"data",
-        "mime_type"}``, ``{"type": "image", "url"}``, ``{"type": "image", "file_id"}``, OpenAI
+        "mime_type"}``, ``{"type": "image", "url"}``, ``{"type": "image", "file_id"}`` (LangChain's older
+        ``{"source_type": "id", "id"}`` too), OpenAI
         ``{"type": "image_url", ...}`` and ``{"type": "input_image", "file_id"}``, Anthropic
         ``{"type": "image", "source": {"type": "base64" | "url" | "file", ...}}`` with no other key),
         :class:`~toolwire.models.lowering._media.MediaBlock` for the file, document and audio forms
