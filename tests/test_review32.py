@@ -139,7 +139,7 @@ def test_serve_http_on_the_ipv6_loopback(tmp_path: Path, monkeypatch: pytest.Mon
     path = tmp_path / "one_tool.py"
     path.write_text('from toolwire import tool\n\n@tool\ndef ping() -> str:\n    """Ping."""\n    return "pong"\n')
     seen: dict[str, Any] = {}
-    monkeypatch.setattr(mcp_server, "serve", lambda tools, **options: seen.update(options))
+    monkeypatch.setattr(mcp_server, "serve", lambda tools, **options: (seen.update(options), options["ready"]()))
     result = CliRunner().invoke(app, ["mcp", "serve", "--tools", str(path), "--transport", "http",
                                       "--host", "::1", "--port", str(port)])
     assert result.exit_code == 0, result.output

@@ -132,7 +132,8 @@ def test_nested_agents_do_not_deadlock_when_outer_calls_fill_the_pool(monkeypatc
     assert [m.text for m in run.messages if isinstance(m, ToolMessage)] == ["sub done"] * 5
 
 
-def test_pool_threads_are_daemon_so_they_cannot_block_process_exit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pool_threads_report_non_daemon_so_threads_tools_start_are_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (they start as daemon threads, so they do not block the exit: tests/test_review251_threads.py)
     monkeypatch.setattr(_concurrency, "_pools", [])  # threads started now, from the main (non-daemon) thread
 
     @tool
@@ -141,7 +142,7 @@ def test_pool_threads_are_daemon_so_they_cannot_block_process_exit(monkeypatch: 
         return f"{threading.current_thread().daemon}"
 
     results = ToolExecutor([where]).execute(reply(("where", {"x": 1}, "a"), ("where", {"x": 2}, "b")))
-    assert [m.text for m in results] == ["True", "True"]
+    assert [m.text for m in results] == ["False", "False"]
 
 
 # -- 3 (tool side): a tool's own CancelledError, BaseException subclasses ---------------------------------
