@@ -195,3 +195,43 @@ def test_a_later_chunks_pieces_of_one_index_are_merged_within_the_chunk_too() ->
 ])
 def test_json_strings_on_more_than_one_line_or_with_a_raw_tab(text: str, value: str) -> None:
     assert parse_tool_calls(text, ["fetch"]).tool_calls[0]["args"] == {"url": value}
+
+
+# --------------------------------------------------------------------------- threads a tool starts (review 251 #1)
+
+def _started_thread_daemon() -> str:
+    import threading
+
+    thread = threading.Thread(target=lambda: None)
+    return str(thread.daemon)
+
+
+@pytest.mark.parametrize("timeout", [None, 5.0])
+def test_a_thread_a_sync_tool_starts_is_a_normal_thread_with_or_without_a_timeout(timeout: float | None) -> None:
+    from toolwire import ToolExecutor, tool
+
+    @tool(timeout=timeout)
+    def starts() -> str:
+        """Starts a thread."""
+        return _started_thread_daemon()
+
+    call = AIMessage("", tool_calls=[{"name": "starts", "args": {}, "id": "c1"}])
+    assert ToolExecutor([starts]).execute(call)[0].content == "False"
+    assert starts.invoke({}) == "False"
+
+
+def test_a_thread_an_async_tool_starts_on_the_sync_paths_loop_thread_is_a_normal_thread() -> None:
+    import asyncio
+
+    from toolwire import ToolExecutor, tool
+
+    @tool
+    async def starts() -> str:
+        """Starts a thread from a thread of its own."""
+        return await asyncio.to_thread(_started_thread_daemon)
+
+    async def inside_a_loop() -> str:  # (a sync execute inside a running loop runs on toolwire's loop thread)
+        return ToolExecutor([starts]).execute(AIMessage("", tool_calls=[{"name": "starts", "args": {}, "id": "c1"}]))[
+            0].content  # type: ignore[return-value]
+
+    assert asyncio.run(inside_a_loop()) == "False"

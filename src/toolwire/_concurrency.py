@@ -53,7 +53,14 @@ import weakref
 from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
-from toolwire._daemon_pool import _DaemonPool, _depth, _local, given_up_names, loop_pool
+from toolwire._daemon_pool import (
+    _DaemonPool,
+    _depth,
+    _local,
+    _threads_made_here_not_daemon,
+    given_up_names,
+    loop_pool,
+)
 from toolwire._grace import close_coro, interrupt_waits
 from toolwire._thread_iter import AHEAD, iterate_in_thread  # noqa: F401  (its home before: imported from here)
 
@@ -341,6 +348,7 @@ def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
 
     def run() -> None:
         _local.depth = depth  # the caller waits on this thread: it takes the caller's place
+        _threads_made_here_not_daemon(threading.current_thread())  # (threads its tools start: review 251 #1)
         try:
             future.set_result(context.run(_run_loop, coro, main))
         except BaseException as exc:  # handed to the waiting caller
@@ -386,6 +394,7 @@ def start_thread(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any],
 
     def run() -> None:
         _local.depth = depth  # not a pool thread: the caller's pool serves it without deadlock
+        _threads_made_here_not_daemon(threading.current_thread())  # (threads the tool starts: review 251 #1)
         if not future.set_running_or_notify_cancel():
             return
         try:

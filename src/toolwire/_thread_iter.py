@@ -10,6 +10,8 @@ import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, TypeVar
 
+from toolwire._daemon_pool import _threads_made_here_not_daemon
+
 T = TypeVar("T")
 
 
@@ -61,6 +63,7 @@ async def iterate_in_thread(produce: Callable[[threading.Event], Iterator[T]], n
             loop.call_soon_threadsafe(items.put_nowait, item)
 
     def work() -> None:
+        _threads_made_here_not_daemon(threading.current_thread())  # (threads the producer starts: review 251 #1)
         iterator = None
         try:
             iterator = produce(stop)
