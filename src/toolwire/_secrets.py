@@ -19,8 +19,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import unquote
 
-__all__ = ["MASK", "header_secrets", "mask_secret", "redact_http_logs", "redact_url", "remember_secrets",
-           "scrub_exception", "sent_forms", "url_secrets"]
+__all__ = ["MASK", "header_secrets", "mask_secret", "redact_given_url", "redact_http_logs", "redact_url",
+           "remember_secrets", "scrub_exception", "sent_forms", "url_secrets"]
 
 # the user name and password of a URL: "scheme://" then anything up to the last "@" before the path. The scheme
 # is matched only from the start of a run of scheme characters, and possessively, so each "://" is tried from one
@@ -40,6 +40,8 @@ _LOOSE_USERINFO = re.compile(r"(?i)(?<![a-z0-9+.-])([a-z0-9+.-]++://)[^:/?#@\s'\
 # "http://" was left out (review 253 #3). It starts the text, or follows white space or a quote: a user name (no
 # ":", "/", "@", "[", and not "mailto"), ":", a password up to an "@", then a host. Both parts stop at white space
 # and quotes, where the next start is, so each character is scanned from one start only: the search stays linear.
+# Used only on a text known to be a URL (redact_given_url, url_secrets): in free text "acct:alice@host",
+# "recipient:bob@corp.com", "10:30@room4" have this shape and are no credentials (review 256 #1).
 _BARE_USERINFO = re.compile(r"(?i)(?<![^\s'\"])(//)?+(?!mailto:)([^\s'\":/?#@\[\]]++:[^\s'\"/?#@]*+)@(?=[\w\[])")
 # a query parameter (a name of at most 64 characters, so the search stays linear in the text's length) and the
 # words that say its value is a secret
@@ -57,13 +59,27 @@ def redact_url(text: str) -> str:
     says they hold a secret (``?api_key=sk-1`` gives ``?api_key=****``: names with key, token, secret,
     password, signature, auth, credential, session, jwt or bearer in them, and the names pass, code (OAuth's
     authorization code) and sas, any letter case; in a fragment too, as OAuth's implicit flow
-    sends ``#access_token=...``). A user info written without the scheme (``user:token@host``, a base URL whose
-    ``http://`` was left out, and ``//user:token@host``) is masked too (``****@host``), where it starts the text or
-    follows white space or a quote. The names are matched as parts of words, so ``?author=`` or ``?keyword=`` is
-    masked as well: in an error message or a log, a value hidden for nothing costs less than a token shown."""
+    sends ``#access_token=...``). The names are matched as parts of words, so ``?author=`` or ``?keyword=`` is
+    masked as well: in an error message or a log, a value hidden for nothing costs less than a token shown.
+
+    A ``word:thing@host`` without a scheme is left as it is (``acct:alice@mastodon.social``, ``SMTP:bob@corp.com``,
+    ``10:30@room4``: review 256 #1); :func:`redact_given_url` masks it in a text known to be a URL."""
     text = _USERINFO.sub(r"\1****@", _LOOSE_USERINFO.sub(r"\1****@", text))
-    text = _BARE_USERINFO.sub(r"\1****@", text)
     return _QUERY_PARAM.sub(_mask_value, text)
+
+
+def redact_given_url(url: str) -> str:
+    """``url``, a text known to be a URL the user gave (a ``base_url``, an ``OPENAI_BASE_URL`` value), as a message
+    shows it: :func:`redact_url`'s masking, and a user info written without the scheme masked too (``user:token@host``
+    and ``//user:token@host``, a base URL whose ``http://`` was left out, give ``****@host`` and ``//****@host``:
+    review 253 #3). Not for free text, where ``acct:alice@host`` is no credential (review 256 #1).
+
+    Args:
+        url: the URL as given.
+
+    Returns:
+        The text with the credentials masked."""
+    return _BARE_USERINFO.sub(r"\1****@", redact_url(url))
 
 
 def url_secrets(url: str | None) -> list[str]:

@@ -30,7 +30,7 @@ from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 from urllib.parse import urlsplit
 
 from toolwire._extras import install_hint
-from toolwire._secrets import redact_http_logs
+from toolwire._secrets import redact_given_url, redact_http_logs
 from toolwire._tool_run import bad_timeout
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
@@ -136,7 +136,7 @@ def _check_base_url(base_url: str | None, setting: str = "base_url") -> str | No
     except ValueError:  # an unclosed IPv6 bracket, a port out of range or not a number
         usable = False
     if not usable:
-        shown = redact_url(str(base_url))
+        shown = redact_given_url(str(base_url))
         if setting != "base_url":
             raise UserError(f"The environment variable {setting} holds {shown!r}, which is not an http(s) URL: set "
                             "it to one like http://localhost:8000/v1, or unset it.")
