@@ -5,6 +5,7 @@ secret headers told by whole name parts, so ``x-portkey-*`` values stay readable
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from toolwire.errors import UserError
+from toolwire.errors import ProviderError, UserError
 
 _PROXY_VARS = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy", "NO_PROXY",
                "no_proxy", "REQUEST_METHOD", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL")
@@ -111,3 +112,64 @@ def test_a_schemeless_base_url_is_still_masked(provider: str, sdk: str, env: str
         errors.append(read.value)
     for error in errors:
         assert "S3cret" not in str(error) and "****@gateway.corp" in str(error)
+
+
+# -- 4. secret headers told by whole name parts -----------------------------------------------------------------
+
+
+def test_headers_whose_name_only_contains_key_are_not_secrets() -> None:
+    from toolwire._secrets import header_secrets
+
+    assert header_secrets({"x-portkey-provider": "anthropic-vertex", "x-portkey-trace-id": "checkout-flow-42",
+                           "X-Author-Name": "Jonathan Smithers", "X-Keyboard-Layout": "dvorak-programmer",
+                           "X-Title": "my-app-title-shown"}) == []
+
+
+@pytest.mark.parametrize("name", ["x-api-key", "api-key", "X-Api-Key", "x-portkey-api-key", "Authorization",
+                                  "Proxy-Authorization", "Cookie", "X-Gateway-Token", "x_auth_token", "X-Apikey",
+                                  "Ocp-Apim-Subscription-Key", "x-goog-api-key", "X-Client-Secret", "xApiKey"])
+def test_headers_whose_name_says_secret_are_masked(name: str) -> None:
+    from toolwire._secrets import header_secrets
+
+    assert header_secrets({name: "value-0123456789"}) == ["value-0123456789"]
+
+
+def test_a_value_with_an_auth_scheme_is_masked_under_any_name() -> None:
+    from toolwire._secrets import header_secrets
+
+    assert "tok-0123456789" in header_secrets({"x-portkey-config": "Bearer tok-0123456789"})
+
+
+class _Gateway(BaseHTTPRequestHandler):
+    """A gateway that answers 400 quoting the Portkey headers it got."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        said = (f"[trace {self.headers.get('x-portkey-trace-id')}] provider "
+                f"'{self.headers.get('x-portkey-provider')}' has no model 'm'")
+        body = json.dumps({"error": {"message": said, "type": "invalid_request_error"}}).encode()
+        self.send_response(400)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def gateway() -> Iterator[int]:
+    yield from _serve(_Gateway)
+
+
+def test_portkey_headers_quoted_by_a_gateway_stay_readable(gateway: int, no_proxies: pytest.MonkeyPatch) -> None:
+    headers = {"x-portkey-provider": "anthropic-vertex", "x-portkey-trace-id": "checkout-flow-42",
+               "x-portkey-api-key": "PORTKEYSECRET-0123456789"}
+    model = _model("ChatOpenAI", "openai", base_url=f"http://127.0.0.1:{gateway}/v1", max_retries=0,
+                   model_kwargs={"extra_headers": headers})
+    with pytest.raises(ProviderError) as failed:
+        model.invoke("hi")
+    assert "[trace checkout-flow-42] provider 'anthropic-vertex'" in str(failed.value)

@@ -113,21 +113,29 @@ def sent_forms(parts: Iterable[str]) -> list[str]:
 
 
 # the names of headers whose values are secrets (Authorization, Proxy-Authorization, X-Api-Key, api-key,
-# Ocp-Apim-Subscription-Key, X-Gateway-Token, Cookie...), and a value sent with an authentication scheme under any name
-_SECRET_HEADER = re.compile(r"auth|token|key|secret|cookie|passw|session|signature|credential|jwt|bearer",
-                            re.IGNORECASE)
+# Ocp-Apim-Subscription-Key, X-Gateway-Token, Cookie...), told by the whole parts of the name (split at "-", "_", "."
+# and lower-to-upper case), not by a substring: "x-portkey-provider" or "X-Author-Name" holds none (review 256 #4). A
+# part that ends with token, apikey, secret or password (accesstoken, xapikey, clientsecret) is one too. And a value
+# sent with an authentication scheme under any name.
+_NAME_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_SECRET_PARTS = frozenset({"auth", "authorization", "authentication", "token", "key", "apikey", "secret", "cookie",
+                           "password", "passwd", "pwd", "session", "signature", "credential", "credentials", "jwt",
+                           "bearer"})
+_SECRET_ENDINGS = ("token", "apikey", "secret", "password")
 _AUTH_VALUE = re.compile(r"(?i)\s*(bearer|basic|token|digest|apikey|api-key|key)\s+(\S+)\s*")
 _SHORTEST = 8  # (a value this short, a dummy such as "x", would mask ordinary words)
 
 
 def header_secrets(headers: Any) -> list[str]:
     """The values of ``headers`` (a mapping of header names to values, as ``extra_headers`` gives them) that are
-    masked in errors and logs: those of a header whose name says it holds a secret (auth, token, key, secret,
-    cookie, password, session, signature, credential, jwt or bearer, any letter case: ``Authorization``,
-    ``X-Api-Key``, ``X-Gateway-Token``, ``Cookie``), and any value sent with an authentication scheme (``Bearer
-    <token>``, ``Basic <Base64>``), each whole and its credential alone (a Basic one also decoded). Other headers
-    (``anthropic-beta``, ``X-Title``, ``User-Agent``) are left shown: a server that quotes them back says what it
-    refused. Values of fewer than 8 characters are left out; an object that is no mapping gives none.
+    masked in errors and logs: those of a header whose name says it holds a secret in one of its parts (auth,
+    authorization, token, key, apikey, secret, cookie, password, session, signature, credential, jwt or bearer, any
+    letter case, or a part ending with token, apikey, secret or password: ``Authorization``, ``X-Api-Key``,
+    ``x-portkey-api-key``, ``X-Gateway-Token``, ``Cookie``; not ``x-portkey-provider`` or ``X-Author-Name``), and
+    any value sent with an authentication scheme (``Bearer <token>``, ``Basic <Base64>``), each whole and its
+    credential alone (a Basic one also decoded). Other headers (``anthropic-beta``, ``X-Title``, ``User-Agent``)
+    are left shown: a server that quotes them back says what it refused. Values of fewer than 8 characters are
+    left out; an object that is no mapping gives none.
 
     Args:
         headers: the headers, or anything else.
@@ -141,7 +149,7 @@ def header_secrets(headers: Any) -> list[str]:
         if not isinstance(value, str):
             continue
         scheme = _AUTH_VALUE.fullmatch(value)
-        if not scheme and not _SECRET_HEADER.search(str(name)):
+        if not scheme and not _secret_name(str(name)):
             continue
         found.append(value.strip())
         if scheme:
@@ -150,6 +158,12 @@ def header_secrets(headers: Any) -> list[str]:
                 with contextlib.suppress(binascii.Error, UnicodeDecodeError, ValueError):
                     found.append(base64.b64decode(scheme.group(2), validate=True).decode("utf-8"))
     return [part for part in dict.fromkeys(found) if len(part) >= _SHORTEST]
+
+
+def _secret_name(name: str) -> bool:
+    """Whether the header ``name`` says, in one of its parts, that its value is a secret (:data:`_SECRET_PARTS`)."""
+    parts = [part.lower() for part in _NAME_PART.findall(name)]
+    return any(part in _SECRET_PARTS or part.endswith(_SECRET_ENDINGS) for part in parts)
 
 
 _REMEMBERED: dict[str, None] = {}  # secrets the log filter masks as they are written (the newest kept)
