@@ -173,3 +173,34 @@ def test_portkey_headers_quoted_by_a_gateway_stay_readable(gateway: int, no_prox
     with pytest.raises(ProviderError) as failed:
         model.invoke("hi")
     assert "[trace checkout-flow-42] provider 'anthropic-vertex'" in str(failed.value)
+
+
+# -- 2. NO_PROXY read by httpx's rules ---------------------------------------------------------------------------
+
+
+def test_no_proxy_with_a_leading_dot_does_not_spare_the_domain_itself(no_proxies: pytest.MonkeyPatch) -> None:
+    from toolwire.models._proxy_env import proxy_for
+
+    no_proxies.setenv("HTTP_PROXY", "http://me:SecretPw-12345@127.0.0.1:1")  # (nothing listens on port 1)
+    no_proxies.setenv("NO_PROXY", ".internal.test")
+    assert proxy_for("http://internal.test/v1") == ("HTTP_PROXY", "http://me:SecretPw-12345@127.0.0.1:1")
+    assert proxy_for("http://api.internal.test/v1") is None
+    assert proxy_for("http://internal.test/v1", aiohttp=True) is None  # (aiohttp reads it as urllib does)
+    with pytest.raises(ProviderError) as failed:
+        _model("ChatOpenAI", "openai", base_url="http://internal.test/v1", max_retries=0).invoke("hi")
+    assert "HTTP_PROXY" in str(failed.value) and "HTTP_PROXY" in failed.value.hint
+    assert "SecretPw" not in str(failed.value)
+
+
+@pytest.mark.parametrize(("provider", "sdk", "url"), [("ChatOpenAI", "openai", "http://127.0.0.1:1/v1"),
+                                                      ("ChatAnthropic", "anthropic", "http://127.0.0.1:1")])
+def test_no_proxy_in_url_form_spares_the_host(provider: str, sdk: str, url: str,
+                                              no_proxies: pytest.MonkeyPatch) -> None:
+    from toolwire.models._proxy_env import proxy_for
+
+    no_proxies.setenv("HTTP_PROXY", "http://me:SecretPw-12345@127.0.0.1:9")
+    no_proxies.setenv("NO_PROXY", "http://127.0.0.1")  # (httpx spares http://127.0.0.1 on any port)
+    assert proxy_for(url) is None
+    with pytest.raises(ProviderError) as failed:
+        _model(provider, sdk, base_url=url, max_retries=0).invoke("hi")
+    assert "proxy" not in str(failed.value).lower() and "proxy" not in failed.value.hint.lower()

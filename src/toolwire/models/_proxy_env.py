@@ -16,6 +16,8 @@ builds each SDK client itself with the SDK's default HTTP client (which reads th
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import importlib.util
 import os
 import re
@@ -183,21 +185,54 @@ def proxy_secrets() -> list[str]:
     return sent_forms(info for _, value in _settings() if len(info := _user_info(value)) >= 4)
 
 
-def proxy_for(url: str | None) -> tuple[str, str] | None:
-    """The proxy variable httpx sends a request for ``url`` through, as ``(name, value)``: the one for its scheme
+def proxy_for(url: str | None, exc: BaseException | None = None, *, aiohttp: bool = False) -> tuple[str, str] | None:
+    """The proxy variable a request for ``url`` is sent through, as ``(name, value)``: the one for its scheme
     (``HTTPS_PROXY`` for ``https``, ``HTTP_PROXY`` for ``http``), else ``ALL_PROXY``; None when none is set, or
-    ``NO_PROXY`` spares the URL's host. ``url`` None (or one that cannot be read): the providers' default
-    endpoints, which are ``https``."""
+    ``NO_PROXY`` spares the URL. ``NO_PROXY`` is read as the HTTP library reads it: httpx's own rules (its
+    ``get_environment_proxies`` and ``URLPattern``: ``.example.com`` spares the subdomains but not ``example.com``,
+    ``http://127.0.0.1`` spares that host; review 256 #2), or urllib's for aiohttp (``aiohttp=True``: Gemini's async
+    client). ``url`` None (or one that cannot be read): the providers' default endpoints, which are ``https``.
+
+    Args:
+        url: the request's URL, or None.
+        exc: the HTTP client's exception, when there is one (the httpx package it came from is asked).
+        aiohttp: read ``NO_PROXY`` as aiohttp does (urllib's rules).
+    """
+    settings = _by_scheme()
+    if not aiohttp:
+        route = _httpx_route(url or "https://", exc)
+        if route is not None:
+            return settings.get(route) if route else None
     try:
         parts = urllib.parse.urlsplit(url or "https://")
         host = parts.hostname or ""
     except ValueError:
         parts, host = urllib.parse.urlsplit("https://"), ""
-    settings = _by_scheme()
     found = settings.get(parts.scheme.lower() or "https") or settings.get("all")
     if found is None or (host and urllib.request.proxy_bypass_environment(host, urllib.request.getproxies())):
         return None
     return found
+
+
+def _httpx_route(url: str, exc: BaseException | None) -> str | None:
+    """Which proxy variable httpx sends a request for ``url`` through, as its scheme key (``"https"``, ``"http"``,
+    ``"all"``), ``""`` for none; None when no httpx package can tell (none installed, or ``url`` unreadable)."""
+    libraries = _libraries(exc)
+    if not libraries:
+        with contextlib.suppress(ImportError):
+            libraries = [importlib.import_module("httpx")]
+    for library in libraries:
+        utils = sys.modules.get(f"{library.__name__}._utils")
+        pattern, read = getattr(utils, "URLPattern", None), getattr(utils, "get_environment_proxies", None)
+        if pattern is None or read is None:
+            continue
+        try:
+            target = library.URL(url)
+            mounts = sorted(((pattern(key), proxy) for key, proxy in read().items()), key=lambda item: item[0])
+            return next((key.pattern[:-3] if proxy else "" for key, proxy in mounts if key.matches(target)), "")
+        except Exception:  # (a URL or a NO_PROXY entry it cannot read: the client would have refused it)
+            continue
+    return None
 
 
 def _request_url(exc: BaseException) -> str | None:
@@ -241,7 +276,7 @@ def proxy_refused(error: ProviderError, exc: BaseException, base_url: str | None
         exc: the SDK's error (its request's URL says which proxy variable applies).
         base_url: the model's base URL, when ``exc`` carries no request.
     """
-    found = proxy_for(_request_url(exc) or base_url)
+    found = proxy_for(_request_url(exc) or base_url, exc)
     where = _named(found)[0]
     if where.lower() in str(error.args[0] if error.args else "").lower():  # (said already: proxy_failure's own)
         return error
@@ -255,6 +290,7 @@ def _capital(text: str) -> str:
 
 
 _STATUS = re.compile(r"\s*(\d{3})\b")
+_AIOHTTP = frozenset({"ClientHttpProxyError", "ClientProxyConnectionError"})  # (aiohttp's: urllib's NO_PROXY rules)
 
 
 def proxy_failure(provider: str, exc: BaseException, names: set[str], base_url: str | None) -> ProviderError | None:
@@ -277,7 +313,7 @@ def proxy_failure(provider: str, exc: BaseException, names: set[str], base_url: 
     if not refused and not names & {"ConnectError", "ClientProxyConnectionError"}:
         return None
     detail = " ".join(str(getattr(exc, "os_error", None) or exc).split())[:300] or type(exc).__name__
-    found = proxy_for(_request_url(exc) or base_url)
+    found = proxy_for(_request_url(exc) or base_url, exc, aiohttp=bool(names & _AIOHTTP))
     if not refused and (found is None or re.search(r"ssl|certificate|tls", detail, re.IGNORECASE)):
         return None
     where, name = _named(found)
