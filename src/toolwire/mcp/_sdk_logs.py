@@ -6,7 +6,9 @@ text/html"``) and then hands the same failure to the session as a JSON-RPC error
 one-line message (:func:`toolwire.mcp.common._connect_error`, ``_call_error``). With no logging set up, Python's
 last-resort handler printed the record before that line (review 199 #1). The records are dropped only while a
 toolwire MCP session is the one waiting for the answer (:func:`toolwire_reports`); the SDK's other records, and these
-for any other code in the process that uses the SDK itself, pass unchanged.
+for any other code in the process that uses the SDK itself, pass unchanged. So is the SDK's "Session termination
+failed: <error>" when a toolwire session closes after its HTTP server stopped: the DELETE that would end the session
+finds no server, and there is nothing left to end (review 250 #2); a refusal with an HTTP status still shows.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ _REPORTED = ("Error parsing JSON response", "Error parsing SSE message", "Unexpe
              "Error parsing server message")
 """The start of each SDK record whose failure reaches the session as an error answer, which toolwire reports."""
 
+_UNENDED = "Session termination failed: "
+"""The start of the SDK's record of a session's DELETE that failed: dropped unless an HTTP status follows."""
+
 
 @contextlib.contextmanager
 def toolwire_reports() -> Iterator[None]:
@@ -38,7 +43,8 @@ def toolwire_reports() -> Iterator[None]:
 
 
 class _ReportedAnswer(logging.Filter):
-    """Drop a record of :data:`_REPORTED` made within :func:`toolwire_reports`; pass every other record."""
+    """Drop a record of :data:`_REPORTED`, or a :data:`_UNENDED` one whose server could not be reached (no HTTP
+    status), made within :func:`toolwire_reports`; pass every other record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not _REPORTING.get():
@@ -47,6 +53,8 @@ class _ReportedAnswer(logging.Filter):
             message = record.getMessage()
         except Exception:  # (a record whose arguments do not fit its format: not one of ours)
             return True
+        if message.startswith(_UNENDED):
+            return message[len(_UNENDED):].isdigit()
         return not message.startswith(_REPORTED)
 
 

@@ -58,7 +58,8 @@ __all__ = ["build_server", "message_to_result", "serve", "serve_async"]
 
 Transport = Literal["stdio", "http"]
 SHUTDOWN_SECONDS = 2.0
-"""The longest a cancelled HTTP server waits for its open connections to close before it lets them go."""
+"""The longest a stopping HTTP server waits for its open connections to close (once its sessions are ended) before
+it cuts them."""
 
 log = logging.getLogger("toolwire.mcp")
 
@@ -402,7 +403,7 @@ def _sdk_http_app(server: Any, host: str, path: str, security: Any) -> Any:
     from starlette.applications import Starlette
     from starlette.routing import Mount
 
-    manager = StreamableHTTPSessionManager(app=server, security_settings=security)
+    manager = server._toolwire_sessions = StreamableHTTPSessionManager(app=server, security_settings=security)
 
     async def handle(scope: Any, receive: Any, send: Any) -> None:
         await manager.handle_request(scope, receive, send)
@@ -446,6 +447,9 @@ async def serve_async(
 ) -> None:
     """Serve ``tools`` over MCP until the client disconnects (stdio) or the task is cancelled (HTTP).
 
+    Cancelling the HTTP server's task stops it quietly: each client's session ends (a call in flight is answered
+    with JSON-RPC's "Connection closed" error), the port is freed, and the task ends with ``CancelledError``.
+
     Args:
         tools: the tools to publish.
         transport: ``"stdio"`` (JSON-RPC on this process's stdin/stdout; while serving, what the tools
@@ -487,7 +491,7 @@ async def serve_async(
     uvicorn_log = logging.getLogger("uvicorn.error")
     if _QUIET_CANCEL not in uvicorn_log.filters:  # (set up by Config: its dictConfig keeps a filter added after)
         uvicorn_log.addFilter(_QUIET_CANCEL)
-    http = _ready_server(uvicorn.Server, config, ready)
+    http = _ready_server(uvicorn.Server, config, ready, server)
     try:
         await http.serve()
     except SystemExit as exc:  # uvicorn exits the process when it cannot bind: the caller's program lives on
@@ -501,9 +505,10 @@ async def serve_async(
         raise
 
 
-def _ready_server(base: Any, config: Any, ready: Callable[[], None] | None) -> Any:
-    """A ``uvicorn.Server`` (``base``) for ``config`` that calls ``ready`` once it has started: listening, after the
-    app's lifespan startup."""
+def _ready_server(base: Any, config: Any, ready: Callable[[], None] | None, mcp_server: Any) -> Any:
+    """A ``uvicorn.Server`` (``base``) for ``config`` that calls ``ready`` once it has started (listening, after the
+    app's lifespan startup), and whose shutdown (a Ctrl-C, or the task cancelled) ends ``mcp_server``'s sessions
+    first (:func:`_end_sessions`)."""
 
     class Server(base):  # type: ignore[misc, valid-type]
         async def startup(self, sockets: Any = None) -> None:
@@ -511,7 +516,34 @@ def _ready_server(base: Any, config: Any, ready: Callable[[], None] | None) -> A
             if self.started and not self.should_exit and ready is not None:  # (not when a Ctrl-C came)
                 ready()
 
+        async def shutdown(self, sockets: Any = None) -> None:
+            for listener in getattr(self, "servers", ()):  # (uvicorn does this first too: no client opens a
+                listener.close()  # session again meanwhile, and idle keep-alive connections close)
+            for connection in list(getattr(getattr(self, "server_state", None), "connections", ())):
+                connection.shutdown()
+            with contextlib.suppress(Exception):
+                await _end_sessions(mcp_server)
+            await super().shutdown(sockets)
+
     return Server(config)
+
+
+async def _end_sessions(mcp_server: Any) -> None:
+    """End each MCP session the HTTP app of ``mcp_server`` holds, so uvicorn's shutdown finds no request running.
+
+    A client's standing GET stream, and the stream of a call in flight, never end on their own: uvicorn waited
+    :data:`SHUTDOWN_SECONDS`, then cancelled them and logged an error with a traceback for each (review 250 #2). A
+    session's message loop is cancelled (mcp 2.x): each call in flight is answered with JSON-RPC's "Connection
+    closed" error, then the SDK terminates the session, which ends its streams; mcp 1.x's sessions are terminated.
+    """
+    manager = getattr(mcp_server, "_session_manager", None) or getattr(mcp_server, "_toolwire_sessions", None)
+    sessions = getattr(manager, "_server_instances", None)
+    for transport in list(sessions.values()) if isinstance(sessions, dict) else ():
+        loop_scope = getattr(transport, "idle_scope", None)
+        if loop_scope is not None:
+            loop_scope.cancel()
+        else:
+            await transport.terminate()
 
 
 class _QuietCancelFilter(logging.Filter):
