@@ -206,8 +206,10 @@ def _started_thread_daemon() -> str:
     return str(thread.daemon)
 
 
-@pytest.mark.parametrize("timeout", [None, 5.0])
-def test_a_thread_a_sync_tool_starts_is_a_normal_thread_with_or_without_a_timeout(timeout: float | None) -> None:
+@pytest.mark.parametrize(("timeout", "daemon"), [(None, "False"), (5.0, "True")])
+def test_a_thread_a_sync_tool_starts_is_normal_without_a_timeout_and_daemon_with_one(timeout: float | None,
+                                                                                     daemon: str) -> None:
+    # (a timed call given up often waits on the thread it started: the exit must not wait for it, review 258 #1)
     from toolwire import ToolExecutor, tool
 
     @tool(timeout=timeout)
@@ -216,8 +218,31 @@ def test_a_thread_a_sync_tool_starts_is_a_normal_thread_with_or_without_a_timeou
         return _started_thread_daemon()
 
     call = AIMessage("", tool_calls=[{"name": "starts", "args": {}, "id": "c1"}])
-    assert ToolExecutor([starts]).execute(call)[0].content == "False"
-    assert starts.invoke({}) == "False"
+    assert ToolExecutor([starts]).execute(call)[0].content == daemon
+    assert starts.invoke({}) == daemon
+
+
+def test_the_exit_does_not_wait_for_the_thread_a_timed_out_tool_waits_on() -> None:
+    from _exit_scripts import run_script
+
+    done = run_script("""
+        import threading
+        from toolwire import AIMessage, ToolExecutor, tool
+
+        never = threading.Event()
+
+        @tool(timeout=0.3)
+        def fetch() -> str:
+            \"\"\"Waits on a helper thread that never ends.\"\"\"
+            helper = threading.Thread(target=never.wait)
+            helper.start()
+            helper.join()
+            return "data"
+
+        call = {"name": "fetch", "args": {}, "id": "c1", "type": "tool_call"}
+        print(ToolExecutor([fetch]).execute(AIMessage("", tool_calls=[call]))[0].status, flush=True)
+    """)
+    assert done.returncode == 0 and done.stdout.strip() == "error", done.stderr
 
 
 def test_a_thread_an_async_tool_starts_on_the_sync_paths_loop_thread_is_a_normal_thread() -> None:

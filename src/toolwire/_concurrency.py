@@ -394,7 +394,8 @@ def start_thread(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any],
 
     def run() -> None:
         _local.depth = depth  # not a pool thread: the caller's pool serves it without deadlock
-        _threads_made_here_not_daemon(threading.current_thread())  # (threads the tool starts: review 251 #1)
+        # (threads a timed tool starts stay daemon, as this thread is: a call given up at its timeout often waits on
+        # one, and the exit must not wait for it: review 258 #1; a pool thread's are normal threads: review 251 #1)
         if not future.set_running_or_notify_cancel():
             return
         try:
