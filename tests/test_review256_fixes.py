@@ -5,8 +5,13 @@ secret headers told by whole name parts, so ``x-portkey-*`` values stay readable
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import select
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -204,3 +209,150 @@ def test_no_proxy_in_url_form_spares_the_host(provider: str, sdk: str, url: str,
     with pytest.raises(ProviderError) as failed:
         _model(provider, sdk, base_url=url, max_retries=0).invoke("hi")
     assert "proxy" not in str(failed.value).lower() and "proxy" not in failed.value.hint.lower()
+
+
+# -- 3. a proxy that drops or stalls the connection, an https:// URL for a plain-HTTP proxy ------------------------
+
+
+@pytest.fixture
+def dropping_port() -> Iterator[int]:
+    """A port whose listen queue is full, so the SYNs of a new connection are dropped (a firewalled proxy)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(0)
+    port = server.getsockname()[1]
+    fillers = []
+    for _ in range(3):
+        filler = socket.socket()
+        filler.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            filler.connect(("127.0.0.1", port))
+        fillers.append(filler)
+    time.sleep(0.1)
+    yield port
+    for sock in (*fillers, server):
+        sock.close()
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A port that takes connections (the kernel completes them) and never answers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(50)
+    yield server.getsockname()[1]
+    server.close()
+
+
+class _Plain(BaseHTTPRequestHandler):
+    """A plain-HTTP proxy (it answers everything with 407)."""
+
+    protocol_version = "HTTP/1.1"
+
+    def _answer(self) -> None:
+        self.send_response(407)
+        self.send_header("content-length", "0")
+        self.end_headers()
+
+    do_CONNECT = do_POST = do_GET = _answer
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def plain_proxy() -> Iterator[int]:
+    yield from _serve(_Plain)
+
+
+class _Tunnel(BaseHTTPRequestHandler):
+    """A working proxy: it opens the tunnel a CONNECT asks for and relays both ways."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_CONNECT(self) -> None:
+        host, _, port = self.path.rpartition(":")
+        upstream = socket.create_connection((host, int(port)))
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.flush()
+        ends = [self.connection, upstream]
+        with contextlib.suppress(OSError):
+            while True:
+                ready, _, _ = select.select(ends, [], [], 5)
+                if not ready:
+                    break
+                for end in ready:
+                    data = end.recv(65536)
+                    if not data:
+                        return
+                    (upstream if end is self.connection else self.connection).sendall(data)
+        upstream.close()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def tunnel() -> Iterator[int]:
+    yield from _serve(_Tunnel)
+
+
+@pytest.mark.parametrize(("provider", "sdk"), [("ChatOpenAI", "openai"), ("ChatAnthropic", "anthropic")])
+def test_a_proxy_that_drops_the_connection_is_named(provider: str, sdk: str, dropping_port: int,
+                                                    no_proxies: pytest.MonkeyPatch) -> None:
+    no_proxies.setenv("HTTPS_PROXY", f"http://me:SecretPw-12345@127.0.0.1:{dropping_port}")
+    with pytest.raises(ProviderError) as failed:
+        _model(provider, sdk, max_retries=0, timeout=0.5).invoke("hi")
+    error = failed.value
+    assert "proxy in HTTPS_PROXY" in str(error) and "timed out" in str(error)
+    assert "HTTPS_PROXY" in error.hint and "server" not in error.hint and error.retryable
+    assert "SecretPw" not in str(error) + error.hint
+
+
+def test_a_proxy_that_never_answers_connect_is_named(silent_port: int, no_proxies: pytest.MonkeyPatch) -> None:
+    no_proxies.setenv("HTTPS_PROXY", f"http://me:SecretPw-12345@127.0.0.1:{silent_port}")
+    with pytest.raises(ProviderError) as failed:
+        _model("ChatOpenAI", "openai", max_retries=0, timeout=0.5).invoke("hi")
+    error = failed.value
+    assert "proxy in HTTPS_PROXY" in str(error) and "did not answer" in str(error)
+    assert "HTTPS_PROXY" in error.hint and "is running" not in error.hint
+
+
+def test_a_server_that_stalls_behind_a_working_proxy_is_not_the_proxys(tunnel: int, silent_port: int,
+                                                                       no_proxies: pytest.MonkeyPatch) -> None:
+    no_proxies.setenv("HTTPS_PROXY", f"http://127.0.0.1:{tunnel}")
+    with pytest.raises(ProviderError) as failed:
+        _model("ChatOpenAI", "openai", base_url=f"https://127.0.0.1:{silent_port}/v1", max_retries=0,
+               timeout=0.5).invoke("hi")
+    assert "proxy" not in str(failed.value) and "timed out" in str(failed.value)
+
+
+@pytest.mark.parametrize(("provider", "sdk", "call"), [("ChatOpenAI", "openai", "invoke"),
+                                                       ("ChatOpenAI", "openai", "ainvoke"),
+                                                       ("ChatAnthropic", "anthropic", "invoke"),
+                                                       ("ChatGoogleGenAI", "google.genai", "invoke")])
+def test_an_https_url_for_a_plain_http_proxy_says_to_write_http(provider: str, sdk: str, call: str, plain_proxy: int,
+                                                                no_proxies: pytest.MonkeyPatch) -> None:
+    no_proxies.setenv("HTTPS_PROXY", f"https://me:SecretPw-12345@127.0.0.1:{plain_proxy}")
+    model = _model(provider, sdk, max_retries=0)
+    with pytest.raises(ProviderError) as failed:
+        model.invoke("hi") if call == "invoke" else asyncio.run(model.ainvoke("hi"))
+    error = failed.value
+    assert "proxy in HTTPS_PROXY" in str(error) and "http://" in error.hint and "HTTPS_PROXY" in error.hint
+    assert "server" not in error.hint and "SecretPw" not in str(error) + error.hint
+
+
+def test_a_connect_timeout_through_a_proxy_is_the_proxys(no_proxies: pytest.MonkeyPatch) -> None:
+    from toolwire.models._retry import transport_error
+
+    httpx = pytest.importorskip("httpx")
+    no_proxies.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
+    request = httpx.Request("POST", "https://api.example.test/v1")
+    error = transport_error("openai", httpx.ConnectTimeout("timed out", request=request), timeout=5)
+    assert error is not None and "proxy in HTTPS_PROXY" in str(error)
+    error = transport_error("openai", httpx.ReadTimeout("timed out", request=request), timeout=5)  # (the server's)
+    assert error is not None and "proxy" not in str(error) + error.hint
+    no_proxies.delenv("HTTPS_PROXY")
+    error = transport_error("openai", httpx.ConnectTimeout("timed out", request=request), timeout=5)
+    assert error is not None and "proxy" not in str(error) + error.hint

@@ -31,7 +31,8 @@ from toolwire._secrets import redact_url, remember_secrets, sent_forms
 from toolwire.errors import ProviderError, UserError
 from toolwire.models._pull_hub import _user_info, shown_endpoint
 
-__all__ = ["made_client", "proxy_failure", "proxy_for", "proxy_problem", "proxy_refused", "proxy_secrets"]
+__all__ = ["made_client", "proxy_cause", "proxy_failure", "proxy_for", "proxy_problem", "proxy_refused",
+           "proxy_secrets"]
 
 _SCHEMES = ("http", "https", "socks5", "socks5h")  # the proxy schemes httpx takes
 _ADVICE = "write it as http://[user:password@]host:port, or unset it"
@@ -293,35 +294,37 @@ _STATUS = re.compile(r"\s*(\d{3})\b")
 _AIOHTTP = frozenset({"ClientHttpProxyError", "ClientProxyConnectionError"})  # (aiohttp's: urllib's NO_PROXY rules)
 
 
-def proxy_failure(provider: str, exc: BaseException, names: set[str], base_url: str | None) -> ProviderError | None:
+def proxy_failure(provider: str, exc: BaseException, names: set[str], base_url: str | None,
+                  timeout: float | None = None) -> ProviderError | None:
     """The ProviderError for an HTTP client's exception that is the proxy's failure, else None.
 
     Recognised (by class name: ``names``, the exception's classes of the HTTP libraries): httpx's ``ProxyError``
     (the proxy answered ``CONNECT`` with an error: a 407 refuses its credentials, not retryable; another status is
-    retryable when a 5xx, 408 or 429) and aiohttp's ``ClientHttpProxyError``; a failed connection (httpx's
-    ``ConnectError`` other than a TLS one, aiohttp's ``ClientProxyConnectionError``) when a proxy variable applies
-    to the request's URL (:func:`proxy_for`): the proxy cannot be reached (retryable, as connection errors are).
-    The message and hint name the proxy variable, its URL with the user name and password masked.
+    retryable when a 5xx, 408 or 429) and aiohttp's ``ClientHttpProxyError``; and, when a proxy variable applies to
+    the request's URL (:func:`proxy_for`), a failure while toolwire talked to the proxy itself (:func:`_proxy_phase`;
+    review 256 #3): a failed or timed-out connection (httpx's ``ConnectError`` and ``ConnectTimeout``, aiohttp's
+    ``ClientProxyConnectionError``: the proxy cannot be reached, retryable), a TLS handshake with a proxy written
+    ``https://`` (one that speaks plain HTTP is told to write ``http://``; not retryable), and a proxy that stalls
+    or closes the connection while asked to ``CONNECT`` (httpx's ``ReadTimeout``, ``RemoteProtocolError``...;
+    retryable). A failure once the tunnel to the server is open is the server's (None here). The message and hint
+    name the proxy variable, its URL with the user name and password masked.
 
     Args:
         provider: the provider's name, for the error.
         exc: the HTTP client's exception.
         names: the names of ``exc``'s classes that are the HTTP libraries'.
         base_url: the model's base URL, when ``exc`` carries no request.
+        timeout: the request's timeout in seconds, said in a timed-out connection's message (None: not said).
     """
     refused = bool(names & {"ProxyError", "ClientHttpProxyError"})
-    if not refused and not names & {"ConnectError", "ClientProxyConnectionError"}:
+    if not refused and not names & {"ConnectError", "ClientProxyConnectionError", "ConnectTimeout", "TransportError"}:
         return None
     detail = " ".join(str(getattr(exc, "os_error", None) or exc).split())[:300] or type(exc).__name__
     found = proxy_for(_request_url(exc) or base_url, exc, aiohttp=bool(names & _AIOHTTP))
-    if not refused and (found is None or re.search(r"ssl|certificate|tls", detail, re.IGNORECASE)):
-        return None
+    if not refused:
+        return None if found is None else _unreachable(provider, exc, names, found, redact_url(detail), timeout)
     where, name = _named(found)
     detail = redact_url(detail)
-    if not refused:
-        return ProviderError(f"Could not connect to {where}: {detail}.", provider=provider, status=None, retryable=True,
-                             hint=f"Check that the proxy is running and that the host and port in {name} are "
-                                  f"right, or unset {name}; then try again.")
     status = getattr(exc, "status", None)
     code = _STATUS.match(detail)
     status = status if isinstance(status, int) else int(code.group(1)) if code else None
@@ -333,3 +336,90 @@ def proxy_failure(provider: str, exc: BaseException, names: set[str], base_url: 
                          retryable=status is None or status >= 500 or status in (408, 429),
                          hint=f"Check the proxy (its log may say why) and that it lets toolwire reach the "
                               f"provider, or unset {name}; then try again.")
+
+
+def _unreachable(provider: str, exc: BaseException, names: set[str], found: tuple[str, str], detail: str,
+                 timeout: float | None) -> ProviderError | None:
+    """:func:`proxy_failure`'s error for a connection that failed while toolwire talked to the proxy ``found``
+    (``(name, value)``), else None (the failure is the server's, or not one of a connection)."""
+    phase = _proxy_phase(exc)
+    where, name = _named(found)
+    within = f" after {timeout:g} s" if isinstance(timeout, int | float) else ""
+    tls = re.search(r"ssl|certificate|tls", detail, re.IGNORECASE)
+    if phase == "tunnel" or (tls and not found[1].strip().lower().startswith("https://")):
+        return None  # (the tunnel to the server is open, or TLS with the server through it: the server's)
+    if tls:  # (the TLS handshake with a proxy written https://)
+        plain = shown_endpoint("http://" + found[1].strip().partition("://")[2])
+        if re.search(r"wrong.version.number|packet.length.too.long|record.layer.failure", detail, re.IGNORECASE):
+            hint = (f"The proxy speaks plain HTTP, not TLS: write its URL with http:// in {name} ({plain}), or unset "
+                    f"{name}.")
+        else:
+            hint = (f"Check the proxy's certificate, or write its URL with http:// in {name} ({plain}) if the proxy "
+                    f"takes plain HTTP, or unset {name}; then try again.")
+        return ProviderError(f"Could not open a TLS connection to {where}: {detail}.", provider=provider, status=None,
+                             retryable=False, hint=hint)
+    if names & {"ConnectTimeout"}:
+        return ProviderError(f"Could not connect to {where}: the connection timed out{within}.", provider=provider,
+                             status=None, retryable=True,
+                             hint=f"Check that the proxy is running, that the host and port in {name} are right and "
+                                  f"that no firewall drops the connection to it, or unset {name}; then try again.")
+    if names & {"ConnectError", "ClientProxyConnectionError"}:
+        return ProviderError(f"Could not connect to {where}: {detail}.", provider=provider, status=None, retryable=True,
+                             hint=f"Check that the proxy is running and that the host and port in {name} are "
+                                  f"right, or unset {name}; then try again.")
+    if phase != "connect":  # (a read or write failure after the request went on: it cannot be told from the server's)
+        return None
+    said = (f"did not answer the request to open a connection to the server{within.replace(' after', ' within')}"
+            if names & {"TimeoutException"} else f"closed the connection before opening one to the server ({detail})")
+    return ProviderError(f"{_capital(where)} {said}.", provider=provider, status=None, retryable=True,
+                         hint=f"Check that {name} names a working proxy (its log may say why), or unset {name}; then "
+                              f"try again.")
+
+
+def _proxy_phase(exc: BaseException) -> str | None:
+    """Where httpcore was with a proxy when ``exc`` (or what it chains) was raised, read from its traceback:
+    ``"connect"`` (connecting to the proxy, or its answer to ``CONNECT`` awaited), ``"forward"`` (a plain ``http://``
+    request sent to the proxy), ``"tunnel"`` (the tunnel to the server open: the server's part); None when no frame
+    of httpcore's proxy connections says (no proxy used, or an exception made without a traceback)."""
+    stack: list[BaseException | None] = [exc]
+    seen = 0
+    while stack and seen < 16:
+        current = stack.pop()
+        if current is None:
+            continue
+        seen += 1
+        trace = current.__traceback__
+        while trace is not None:
+            frame = trace.tb_frame
+            module = str(frame.f_globals.get("__name__", ""))
+            if module.startswith("httpcore") and module.endswith(".http_proxy") and \
+                    frame.f_code.co_name in ("handle_request", "handle_async_request"):
+                kind, local = type(frame.f_locals.get("self")).__name__, frame.f_locals
+                if kind.endswith("TunnelHTTPConnection"):
+                    return "connect" if "connect_request" in local and "connect_response" not in local else "tunnel"
+                if kind.endswith("ForwardHTTPConnection"):
+                    return "forward"
+            trace = trace.tb_next
+        stack += [current.__cause__, current.__context__]
+    return None
+
+
+_LIBRARY_MODULES = ("httpx", "httpx2", "httpcore", "httpcore2", "aiohttp")
+
+
+def proxy_cause(provider: str, exc: BaseException, base_url: str | None, timeout: float | None) -> ProviderError | None:
+    """:func:`proxy_failure` for ``exc``, or for the HTTP client's exception an SDK's error wraps (its ``__cause__``:
+    the openai and anthropic SDKs' ``APITimeoutError`` is raised from httpx's ``ConnectTimeout``); None when neither
+    is the proxy's failure.
+
+    Args:
+        provider: the provider's name, for the error.
+        exc: what a request raised.
+        base_url: the model's base URL, when the exception carries no request.
+        timeout: the request's timeout in seconds.
+    """
+    for current in (exc, exc.__cause__):
+        names = {cls.__name__ for cls in type(current).__mro__ if cls.__module__.split(".")[0] in _LIBRARY_MODULES}
+        if current is not None and names:
+            return proxy_failure(provider, current, names, base_url, timeout)
+    return None

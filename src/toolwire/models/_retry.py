@@ -355,10 +355,10 @@ def transport_error(provider: str, exc: BaseException, *, timeout: float,
     (``aiohttp``'s when the request's total time runs out). All are retryable, as connection errors are; a proxy's
     failure is said as the proxy's (:func:`~toolwire.models._proxy_env.proxy_failure`: a 407 is not retried)."""
     names = {cls.__name__ for cls in type(exc).__mro__ if cls.__module__.split(".")[0] in _HTTP_LIBRARIES}
+    if proxied := proxy_failure(provider, exc, names, base_url, timeout):  # (first: a proxy's timeout, review 256 #3)
+        return proxied
     if isinstance(exc, TimeoutError) or names & {"TimeoutException", "ServerTimeoutError"}:
         return status_error(provider, None, f"The request timed out after {timeout:g} s.", base_url=base_url)
-    if proxied := proxy_failure(provider, exc, names, base_url):
-        return proxied
     if names & {"ConnectError", "ClientConnectorError"}:
         reason = getattr(exc, "os_error", None) or exc  # aiohttp's own text shows the SSL context object
         return status_error(provider, None, f"Could not connect: {reason}", base_url=base_url,

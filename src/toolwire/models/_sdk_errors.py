@@ -27,7 +27,7 @@ from toolwire._secrets import header_secrets, mask_secret, scrub_exception, sent
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._keys import Secret
-from toolwire.models._proxy_env import proxy_refused, proxy_secrets
+from toolwire.models._proxy_env import proxy_cause, proxy_refused, proxy_secrets
 from toolwire.models._retry import hide_cause
 from toolwire.models.base import ChatRequest
 
@@ -217,6 +217,8 @@ class SDKErrors:
         # a request the SDK could not write as JSON (a float inf in a tool's schema): nothing was sent, and every
         # try would fail alike (review 242 #7: it was "a body that is not an OpenAI reply", retried)
         found = _unsendable(exc, self.provider) if isinstance(exc, ValueError) else None
+        if found is None:  # a proxy that timed out or was never reached (review 256 #3), before the SDK's "timed out"
+            found = proxy_cause(self.provider, exc, self.base_url, getattr(self, "timeout", None))
         if found is None:
             found = self._translate(exc)
         if found is None and isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
