@@ -89,7 +89,7 @@ def check_server_url(name: str | None) -> None:
             the model's name, or to write the URL in the name or set ``OPENAI_BASE_URL`` to it. A URL's
             credentials are masked in it (:func:`~toolwire._secrets.redact_url`).
     """
-    from toolwire._secrets import redact_url
+    from toolwire._secrets import redact_given_url, redact_url
     from toolwire.models.factory import _split_model_url
 
     provider, sep, rest = (name or "").strip().partition(":")
@@ -103,7 +103,7 @@ def check_server_url(name: str | None) -> None:
         model, url = rest, ""
     shown_name = redact_url(name or "")  # (the URL's credentials masked, as everywhere else: review 192 #1)
     if not model.strip() or re.match(r"https?://", model, re.IGNORECASE):
-        shown = redact_url(url.strip() or model.strip() or "http://localhost:8000/v1")
+        shown = redact_given_url(url.strip() or model.strip() or "http://localhost:8000/v1")
         raise UserError(f"--model {shown_name!r} names no model: write the model's name before the server's URL, "
                         f"as 'openai-compatible:<model>@{shown}'.")
     from_env = (os.environ.get("OPENAI_BASE_URL") or "").strip()
