@@ -15,9 +15,8 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
-__all__ = ["closed_output_fails", "output_failed", "output_to_stderr", "tolerant_input", "tolerant_output",
-           "unwritable_output", "utf8_arg",
-           "utf8_line"]
+__all__ = ["closed_errors_dropped", "closed_output_fails", "output_failed", "output_to_stderr", "tolerant_input",
+           "tolerant_output", "unwritable_output", "utf8_arg", "utf8_line"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -35,7 +34,8 @@ def output_to_stderr(*, until_exit: bool = False) -> Iterator[TextIO]:
 
     Yields:
         A text stream to standard output as it was, for what the command itself writes there (``--json``'s JSON),
-        flushed (and closed, when made here) as the block exits.
+        flushed (and closed, when made here) as the block exits. With no standard error (``sys.stderr`` is None),
+        what is printed in the block goes nowhere, and the JSON still to this stream (review 258 #2).
 
     Raises:
         OSError: standard output is closed (:func:`closed_output_fails`; review 251 #4), raised at entry.
@@ -57,7 +57,7 @@ def output_to_stderr(*, until_exit: bool = False) -> Iterator[TextIO]:
     if saved is not None and _writes_to_fd1(stream):  # (its descriptor now goes to stderr: a stream of its own)
         real = open(os.dup(saved), "w", encoding=getattr(stream, "encoding", None) or "utf-8",  # noqa: SIM115
                     errors=getattr(stream, "errors", None) or "strict")
-    sys.stdout = sys.stderr
+    sys.stdout = sys.stderr if sys.stderr is not None else _Discarded()  # (None: the JSON was sent nowhere too)
     try:
         yield real
     finally:
@@ -103,6 +103,22 @@ class _ClosedOutput(io.TextIOBase):
         return False
 
 
+class _Discarded(io.TextIOBase):
+    """A text stream that takes what is written and keeps nothing: standard error when the process has none."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def isatty(self) -> bool:
+        return False
+
+
 class _ClosedOutputError(OSError):
     """Standard output is closed (see :class:`_ClosedOutput`)."""
 
@@ -121,6 +137,36 @@ def closed_output_fails() -> None:
     """
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
+
+
+def closed_errors_dropped() -> None:
+    """When the process started with standard error closed (``sys.stderr`` is None: ``2>&-``), send what is written
+    there to the null device, so that the command runs as with ``2>/dev/null`` (review 258 #2, #3): its output and
+    exit code as usual, its notes and errors unseen. Without it, ``ask --json`` wrote its JSON nowhere and exited 0,
+    ``models pull`` wrote its progress on standard output around the path, and ``chat`` ended at its first prompt
+    (``input()`` needs a standard error). File descriptor 2 is opened on the null device too when it is free, so that
+    no file the command opens takes its number (and what C code or a tool's command writes to "standard error").
+
+    Returns:
+        None; ``sys.stderr`` is set when it was None. Raises nothing (when the null device cannot be opened,
+        ``sys.stderr`` takes what is written and keeps nothing).
+    """
+    if sys.stderr is not None:
+        return
+    try:
+        os.fstat(2)
+        ours = False  # (descriptor 2 is some file's already: left alone)
+    except OSError:
+        ours = True
+    stream: TextIO = _Discarded()
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        if ours and null != 2:  # (1 when standard output is closed too)
+            os.dup2(null, 2)
+            os.close(null)
+        stream = open(2 if ours else null, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
+                      buffering=1)
+    sys.stderr = stream
 
 
 def tolerant_output() -> None:

@@ -31,6 +31,7 @@ from toolwire._cli_model import check_server_url
 from toolwire._cli_run import _LINE, _print_event, _run, _warning_line, each_run_warned, err, out  # noqa: F401 (tests)
 from toolwire._printing import terminal_text
 from toolwire._std_streams import (
+    closed_errors_dropped,
     closed_output_fails,
     output_failed,
     output_to_stderr,
@@ -461,6 +462,7 @@ def main() -> None:
     """Console entry point: run the app, turning stray user errors into one line, and warnings into one line each."""
     tolerant_output()
     closed_output_fails()  # (>&-: one line, not a traceback nor exit 0 with the output lost: review 251 #4)
+    closed_errors_dropped()  # (2>&-: as 2>/dev/null, not the JSON or the prompt lost, nor progress on stdout: r. 258)
     warnings.showwarning = _warning_line
     try:
         try:
