@@ -128,6 +128,18 @@ def test_models_pull_with_stderr_closed_writes_no_progress_on_stdout(tmp_path: P
     assert done.stdout == ""  # (it held "Verifying ... (98.4 MB)" and the 100% line)
 
 
+def test_pull_progress_lines_with_no_stderr_go_nowhere(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.models._pull_verify import _Progress
+
+    monkeypatch.setattr(sys, "stderr", None)  # (a process started with descriptor 2 closed)
+    bar = _Progress(True, clock=lambda: 0.0)
+    bar.start("Verifying model.gguf", 4_000_000)
+    bar.advance(4_000_000)
+    bar.stop()
+    assert capsys.readouterr().out == ""
+
+
 def test_output_to_stderr_with_no_stderr_keeps_stdout_for_the_json(monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 

@@ -133,7 +133,10 @@ def _stderr_is_terminal() -> bool:
 
 
 def _default_echo(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    """Write a progress line on standard error; with none (closed at start: ``sys.stderr`` is None), nowhere, not on
+    standard output where ``print(file=None)`` writes (review 258 #3: around the path ``models pull`` prints)."""
+    if sys.stderr is not None:
+        print(line, file=sys.stderr, flush=True)
 
 
 # -- hashing and the sidecar -----------------------------------------------------------------------
