@@ -87,6 +87,35 @@ def _read(tool: Any, call: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
     return read, ToolExecutor([tool], handle_errors=tool.handle_errors)._invalid(read)  # type: ignore[arg-type]
 
 
+class _Answer:
+    """The answer of a tool call with more keys, for :func:`answered` and :func:`aanswered` (one implementation of
+    both): made, it reads the call (:func:`_read`; ``message`` is then the refusal, if any); as a context manager, it
+    runs the body with ``current_tool_call()`` giving the call as read (:meth:`args` checks the call's name), and
+    turns an exception of the body into the error ToolMessage in ``message`` (raised again with
+    ``handle_errors=False``)."""
+
+    def __init__(self, tool: Any, call: Mapping[str, Any]) -> None:
+        self.tool = tool
+        self.read, self.message = _read(tool, call)
+
+    def __enter__(self) -> dict[str, Any]:
+        self.token = _CURRENT_CALL.set(self.read)
+        return self.read
+
+    def args(self) -> dict[str, Any]:
+        """The arguments to run the tool with (the body's first step: a call naming another tool is refused)."""
+        if self.read["name"] != self.tool.name:
+            check_call_name(self.tool.name, self.read)
+        return self.tool.call_args(self.read["args"])  # type: ignore[no-any-return]
+
+    def __exit__(self, kind: Any, exc: BaseException | None, traceback: Any) -> bool:
+        _CURRENT_CALL.reset(self.token)
+        if not isinstance(exc, Exception) or not self.tool.handle_errors:
+            return False
+        self.message = self.tool._error_message(exc, self.read)
+        return True
+
+
 def answered(tool: Any, call: Mapping[str, Any], timeout: float | None) -> Any:
     """``tool.invoke(call)`` for a tool call with more keys (:func:`_is_tool_call` gives None): the ToolMessage
     :class:`~toolwire.execution.ToolExecutor` answers it with (see :func:`_read`; the result is not cut to a length),
@@ -98,20 +127,11 @@ def answered(tool: Any, call: Mapping[str, Any], timeout: float | None) -> Any:
     Raises:
         UserError, ToolExecutionError, Exception: as :meth:`~toolwire.tools.Tool.invoke` for a tool call.
     """
-    read, refused = _read(tool, call)
-    if refused is not None:
-        return refused
-    token = _CURRENT_CALL.set(read)
-    try:
-        if read["name"] != tool.name:
-            check_call_name(tool.name, read)
-        return tool._to_message(tool._run(tool.call_args(read["args"]), timeout), read)
-    except Exception as exc:
-        if not tool.handle_errors:
-            raise
-        return tool._error_message(exc, read)
-    finally:
-        _CURRENT_CALL.reset(token)
+    answer = _Answer(tool, call)
+    if answer.message is None:
+        with answer as read:
+            answer.message = tool._to_message(tool._run(answer.args(), timeout), read)
+    return answer.message
 
 
 async def aanswered(tool: Any, call: Mapping[str, Any], timeout: float | None) -> Any:
@@ -123,17 +143,8 @@ async def aanswered(tool: Any, call: Mapping[str, Any], timeout: float | None) -
     Raises:
         UserError, ToolExecutionError, Exception: as :meth:`~toolwire.tools.Tool.ainvoke` for a tool call.
     """
-    read, refused = _read(tool, call)
-    if refused is not None:
-        return refused
-    token = _CURRENT_CALL.set(read)
-    try:
-        if read["name"] != tool.name:
-            check_call_name(tool.name, read)
-        return tool._to_message(await tool._arun(tool.call_args(read["args"]), timeout), read)
-    except Exception as exc:
-        if not tool.handle_errors:
-            raise
-        return tool._error_message(exc, read)
-    finally:
-        _CURRENT_CALL.reset(token)
+    answer = _Answer(tool, call)
+    if answer.message is None:
+        with answer as read:
+            answer.message = tool._to_message(await tool._arun(answer.args(), timeout), read)
+    return answer.message
