@@ -27,13 +27,15 @@ Where a call ends (the format has no escapes, so it is read by its structure): a
 followed by more text) stays in it. A call quoted in a value (a file's content, notes on this very format: a
 ``<function=NAME>`` that opens call syntax, up to its ``</function>``, or a ``<tool_call>`` that opens a
 ``<function=`` or a JSON object, up to its ``</tool_call>``) stays in it whole, its tags not read, when text of the
-value follows it: a closing tag followed by the end of the text or by another call ends a call the model made.
-Only a value with no such ``</parameter>`` before its call's end (that ``</function>`` or ``</tool_call>``, or
-another call the model made) is tolerated as a model that forgot the tag: it ends at the first ``<parameter=``,
-``</function>`` or ``</tool_call>`` after it outside quoted calls, else where that call starts (review 255 #1). A
-call ends at its ``</function>``, else where its block or the next call starts. A call the text ends inside (no
-closing tag follows: a reply cut at its token limit, even inside a quoted call) is invalid, never a call with
-arguments missing.
+value follows it up to the value's ``</parameter>`` or its call's end (calls quoted in a row too): a closing tag
+followed by the end of the text or by another call ends a call the model made, and so does one followed by text
+that reaches neither (a model that forgot its tags, review 259 #1). Only a value with no such ``</parameter>``
+before its call's end (that ``</function>`` or ``</tool_call>``, or another call the model made) is tolerated as a
+model that forgot the tag: it ends at the first ``<parameter=``, ``</function>`` or ``</tool_call>`` after it
+outside quoted calls, else where that call starts (review 255 #1). A call ends at its ``</function>``, else where
+its block or the next call starts. A call the text ends inside (no closing tag follows: a reply cut at its token
+limit, even inside a call quoted in a ``<tool_call>`` block's value) is invalid, never a call with arguments
+missing; outside a block such a cut cannot be told from a second call after a value that forgot its tags.
 """
 
 from __future__ import annotations
@@ -325,6 +327,7 @@ class _Values:
         self.nxt = list(range(1, count + 1))
         self._memo: dict[frozenset[int], dict[int, int]] = {}
         closer = {FUNCTION_CLOSE: count, WRAP_CLOSE: count}  # the next of each closing tag, from the end back
+        nested = _nested(text, found)
         for i in range(count - 1, -1, -1):
             at, tag = found[i]
             after = skip_ws(text, at + len(tag))
@@ -339,11 +342,16 @@ class _Values:
                 closer[tag] = i
             elif _opens_call(text, tag, at):
                 close = closer[FUNCTION_CLOSE if tag == FUNCTION_TAG else WRAP_CLOSE]
-                quoted = close < count and not _ends_call(text, found[close][1],
-                                                          skip_ws(text, found[close][0] + len(found[close][1])))
+                quoted = False
+                if close < count and self.kind[close] == _MENTIONED_CLOSE:
+                    # quoted when the value goes on to its </parameter> or its call's end; a call after a value
+                    # that forgot its </parameter>, followed by prose or a call, is still a call (review 259 #1)
+                    ends = self.first(close + 1, _TERMINAL)
+                    quoted = (self.kind[ends] in (_CLOSED, _ENDING_CLOSE) if ends < count
+                              else tag == FUNCTION_TAG and nested[i])
                 self.kind[i] = _QUOTED_CALL if quoted else _REAL_CALL
                 if quoted:
-                    self.nxt[i] = close + 1
+                    self.nxt[i] = min(close + 1, count)
 
     def first(self, i: int, kinds: frozenset[int]) -> int:
         """The first tag from the ``i``-th on, following :attr:`nxt`, whose kind is in ``kinds``; ``len(kind)`` if
@@ -361,6 +369,22 @@ class _Values:
         for j in passed:
             memo[j] = i
         return i
+
+
+def _nested(text: str, found: list[tuple[int, str]]) -> list[bool]:
+    """For each of the ``found`` tags ``(index, tag)``: whether it opens a call inside a ``<tool_call>`` block that
+    already holds its own call (quoted in that call's value, unless the model forgot its closing tags)."""
+    nested = [False] * len(found)
+    blocks: list[bool] = []  # the open blocks, innermost last: whether each holds its call yet
+    for i, (at, tag) in enumerate(found):
+        if tag == WRAP_OPEN and _opens_call(text, tag, at):
+            nested[i] = bool(blocks)
+            blocks.append(text.startswith("{", skip_ws(text, at + len(tag))))
+        elif tag == WRAP_CLOSE and blocks:
+            blocks.pop()
+        elif tag == FUNCTION_TAG and blocks:
+            nested[i], blocks[-1] = blocks[-1], True
+    return nested
 
 
 def _partial(text: str, at: int, tags: tuple[str, ...], shortest: int = 2) -> bool:

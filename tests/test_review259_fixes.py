@@ -1,0 +1,38 @@
+"""Review 259: Qwen3-Coder ``<function=`` calls after 9ba7a80 (review 255 #1).
+
+#1 a call that forgot its closing tags, followed by a later call with text after it, still reads as separate calls;
+#2 two calls quoted in a row inside a ``<parameter=>`` value stay in it; #3 a reply cut inside a call quoted in a
+block's value gives an invalid cut-off call, never a valid call with cut-short arguments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolwire.parsing import parse_tool_calls
+
+NAMES = ["a", "b", "c", "search", "write_file"]
+
+
+def _calls(reply: Any) -> list[tuple[str, dict[str, Any]]]:
+    return [(c["name"], c["args"]) for c in reply.tool_calls]
+
+
+B = "<function=b>\n<parameter=y>\n2\n</parameter>\n</function>"
+C = "<function=c>\n<parameter=z>\n3\n</parameter>\n</function>"
+
+
+@pytest.mark.parametrize("text, expected", [
+    (f"<function=a>\n<parameter=x>\n1\n{B}\nDone.", [("a", {"x": "1"}), ("b", {"y": "2"})]),
+    (f"<tool_call>\n<function=a>\n<parameter=x>\n1\n<tool_call>\n{B}\n</tool_call>\nDone.",
+     [("a", {"x": "1"}), ("b", {"y": "2"})]),
+    (f"<function=a>\n<parameter=x>\n1\n{B}\nNow c:\n{C}", [("a", {"x": "1"}), ("b", {"y": "2"}), ("c", {"z": "3"})]),
+    (f"<function=a>\n<parameter=x>\n1\n{B}\nNow c:\n{C}\nDone.",
+     [("a", {"x": "1"}), ("b", {"y": "2"}), ("c", {"z": "3"})]),
+    (f"<function=a>\n<parameter=x>\n1\n{B}", [("a", {"x": "1"}), ("b", {"y": "2"})]),
+])
+def test_a_call_after_a_value_that_forgot_its_tags_is_still_a_call_with_text_after_it(
+        text: str, expected: list[tuple[str, dict[str, Any]]]) -> None:
+    reply = parse_tool_calls(text, NAMES)
+    assert _calls(reply) == expected and reply.invalid_tool_calls == []
