@@ -36,3 +36,27 @@ def test_a_call_after_a_value_that_forgot_its_tags_is_still_a_call_with_text_aft
         text: str, expected: list[tuple[str, dict[str, Any]]]) -> None:
     reply = parse_tool_calls(text, NAMES)
     assert _calls(reply) == expected and reply.invalid_tool_calls == []
+
+
+TWO_QWEN = ("Parallel calls look like this:\n<tool_call>\n<function=search>\n<parameter=q>\na\n</parameter>\n"
+            "</function>\n</tool_call>\n<tool_call>\n<function=search>\n<parameter=q>\nb\n</parameter>\n</function>\n"
+            "</tool_call>\nThe client runs both.")
+TWO_HERMES = ('Parallel calls:\n<tool_call>\n{"name": "search", "arguments": {"q": "a"}}\n</tool_call>\n'
+              '<tool_call>\n{"name": "search", "arguments": {"q": "b"}}\n</tool_call>\nThe client runs both.')
+TWO_BARE = ("Bare: <function=search><parameter=q>a</parameter></function>\n"
+            "<function=search><parameter=q>b</parameter></function>\nboth run.")
+
+
+def _write(content: str, wrapped: bool) -> str:
+    text = ("<function=write_file>\n<parameter=path>\nREADME.md\n</parameter>\n<parameter=content>\n"
+            f"{content}\n</parameter>\n</function>")
+    return f"<tool_call>\n{text}\n</tool_call>" if wrapped else text
+
+
+@pytest.mark.parametrize("wrapped", [True, False])
+@pytest.mark.parametrize("content", [TWO_QWEN, TWO_HERMES, TWO_BARE])
+@pytest.mark.parametrize("dialect", [None, "function_tag"])
+def test_two_calls_quoted_in_a_row_stay_in_the_value(content: str, wrapped: bool, dialect: str | None) -> None:
+    reply = parse_tool_calls(_write(content, wrapped), NAMES, dialect)
+    assert _calls(reply) == [("write_file", {"path": "README.md", "content": content})]
+    assert reply.invalid_tool_calls == []

@@ -338,7 +338,10 @@ class _Values:
             elif tag == PARAMETER_TAG:
                 self.kind[i] = _PARAM
             elif tag in closer:
-                self.kind[i] = _ENDING_CLOSE if _ends_call(text, tag, after) else _MENTIONED_CLOSE
+                # a closing tag right before a quoted call is quoted too (calls quoted in a row, review 259 #2)
+                before_quote = i + 1 < count and self.pos[i + 1] == after and self.kind[i + 1] == _QUOTED_CALL
+                ending = _ends_call(text, tag, after) and not before_quote
+                self.kind[i] = _ENDING_CLOSE if ending else _MENTIONED_CLOSE
                 closer[tag] = i
             elif _opens_call(text, tag, at):
                 close = closer[FUNCTION_CLOSE if tag == FUNCTION_TAG else WRAP_CLOSE]
