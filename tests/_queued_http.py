@@ -67,3 +67,16 @@ def serving(path: str = "", done: bool = False) -> Iterator[QueuedServer]:
     finally:
         found.http.shutdown()
         found.http.server_close()
+
+
+def weather_answer(body: Any, n: int) -> dict[str, Any]:
+    """An OpenAI-compatible reply for ``QueuedServer.answer`` (tests of the command line): a call of
+    ``get_weather(city="Paris")``, then, once a tool answered, the answer "It is sunny."."""
+    if body["messages"][-1]["role"] == "tool":
+        message: dict[str, Any] = {"role": "assistant", "content": "It is sunny."}
+    else:
+        message = {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]}
+    return {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}

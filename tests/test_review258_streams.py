@@ -11,11 +11,10 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from _queued_http import QueuedServer, serving
+from _queued_http import QueuedServer, serving, weather_answer
 
 TOOLS = '''
 import os
@@ -34,22 +33,10 @@ def get_weather(city: str) -> str:
 '''
 
 
-def _answer(body: Any, n: int) -> dict[str, Any]:
-    """An OpenAI-compatible reply: a call of get_weather, then, once a tool answered, the answer."""
-    if body["messages"][-1]["role"] == "tool":
-        message: dict[str, Any] = {"role": "assistant", "content": "It is sunny."}
-    else:
-        message = {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]}
-    return {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
-            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-
-
 @pytest.fixture
 def server() -> Iterator[QueuedServer]:
     with serving("/v1") as found:
-        found.answer = _answer
+        found.answer = weather_answer
         yield found
 
 
