@@ -60,3 +60,16 @@ def test_two_calls_quoted_in_a_row_stay_in_the_value(content: str, wrapped: bool
     reply = parse_tool_calls(_write(content, wrapped), NAMES, dialect)
     assert _calls(reply) == [("write_file", {"path": "README.md", "content": content})]
     assert reply.invalid_tool_calls == []
+
+
+FULL = _write("A call:\n<tool_call>\n<function=search>\n<parameter=q>\nx\n</parameter>\n</function>\n</tool_call>\n"
+              "Done.", True)
+
+
+@pytest.mark.parametrize("after", ["A call:\n<tool_call>", "<function=search>", "<function=search>\n<parameter=q>",
+                                   "<parameter=q>\nx", "x\n</parameter>", "</parameter>\n</func"])
+def test_a_reply_cut_inside_a_call_quoted_in_a_block_is_an_invalid_cut_off_call(after: str) -> None:
+    reply = parse_tool_calls(FULL[: FULL.index(after) + len(after)], NAMES)
+    assert reply.tool_calls == []
+    assert [c["name"] for c in reply.invalid_tool_calls] == ["write_file"]
+    assert "cut off" in (reply.invalid_tool_calls[0]["error"] or "")

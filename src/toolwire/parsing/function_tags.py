@@ -345,7 +345,7 @@ class _Values:
                 closer[tag] = i
             elif _opens_call(text, tag, at):
                 close = closer[FUNCTION_CLOSE if tag == FUNCTION_TAG else WRAP_CLOSE]
-                quoted = False
+                quoted = close == count and nested[i]  # the text cut inside a call quoted in a block (259 #3)
                 if close < count and self.kind[close] == _MENTIONED_CLOSE:
                     # quoted when the value goes on to its </parameter> or its call's end; a call after a value
                     # that forgot its </parameter>, followed by prose or a call, is still a call (review 259 #1)
