@@ -73,3 +73,18 @@ def test_a_reply_cut_inside_a_call_quoted_in_a_block_is_an_invalid_cut_off_call(
     assert reply.tool_calls == []
     assert [c["name"] for c in reply.invalid_tool_calls] == ["write_file"]
     assert "cut off" in (reply.invalid_tool_calls[0]["error"] or "")
+
+
+def test_an_mcp_tool_whose_open_schema_is_a_top_level_ref_passes_other_keys_to_the_server() -> None:
+    # review 259 #4: as for the same object inline; a $ref to a closed object still refuses them
+    from tests.test_review250_open_schemas import _call, _mcp_tools
+
+    args = {"type": "object", "properties": {"q": {"type": "string"}}}
+    top_ref, closed = _mcp_tools({"type": "object", "$ref": "#/$defs/Args", "$defs": {"Args": args}},
+                                 {"$ref": "#/$defs/Args", "$defs": {"Args": {**args, "additionalProperties": False}}})
+    message = _call(top_ref, {"q": "x", "color": "red"})
+    assert (message.status, message.text) == ("success", 'server got {"color": "red", "q": "x"}')
+    message = _call(top_ref, {"q": 3})
+    assert message.status == "error" and "'q': 3 is not of type 'string'" in message.text
+    message = _call(closed, {"q": "x", "color": "red"})
+    assert message.status == "error" and "'color' is not a parameter of this tool" in message.text

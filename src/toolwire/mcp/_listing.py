@@ -105,8 +105,8 @@ def _server_validator(params: Any, name: str) -> Callable[[Mapping[str, Any]], d
     """
     from toolwire.interop.openai_tools import _OPEN_KEYWORDS, normalize_parameters, schema_validator
 
-    if not isinstance(params, Mapping) or any(key in params for key in _OPEN_KEYWORDS):
-        return None
+    if not isinstance(params, Mapping) or any(key in params for key in _OPEN_KEYWORDS if key != "$ref"):
+        return None  # (a top-level $ref is read once inlined, below: review 259 #4)
     dialect = params.get("$schema") if isinstance(params.get("$schema"), str) else None  # (checked in its dialect)
     own = normalize_parameters(params, name, dialect_form=dialect is not None)
     if any(key in own for key in _OPEN_KEYWORDS):  # (after $ref inlining)
