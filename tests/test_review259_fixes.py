@@ -75,6 +75,13 @@ def test_a_reply_cut_inside_a_call_quoted_in_a_block_is_an_invalid_cut_off_call(
     assert "cut off" in (reply.invalid_tool_calls[0]["error"] or "")
 
 
+@pytest.mark.parametrize("tail", ["", "\nDone."])
+def test_a_block_after_a_value_that_forgot_its_tags_and_its_own_block_end_is_still_a_call(tail: str) -> None:
+    # the text goes on past the second call's </function>: not a cut inside a quoted call (review 259 #3)
+    text = f"<tool_call>\n<function=a>\n<parameter=x>\n1\n<tool_call>\n{B}{tail}"
+    reply = parse_tool_calls(text, NAMES)
+    assert _calls(reply) == [("a", {"x": "1"}), ("b", {"y": "2"})] and reply.invalid_tool_calls == []
+
 def test_an_mcp_tool_whose_open_schema_is_a_top_level_ref_passes_other_keys_to_the_server() -> None:
     # review 259 #4: as for the same object inline; a $ref to a closed object still refuses them
     from tests.test_review250_open_schemas import _call, _mcp_tools

@@ -345,7 +345,8 @@ class _Values:
                 closer[tag] = i
             elif _opens_call(text, tag, at):
                 close = closer[FUNCTION_CLOSE if tag == FUNCTION_TAG else WRAP_CLOSE]
-                quoted = close == count and nested[i]  # the text cut inside a call quoted in a block (259 #3)
+                # the text cut inside a call quoted in a block's value, before its </function> (review 259 #3)
+                quoted = close == count and nested[i] and closer[FUNCTION_CLOSE] == count
                 if close < count and self.kind[close] == _MENTIONED_CLOSE:
                     # quoted when the value goes on to its </parameter> or its call's end; a call after a value
                     # that forgot its </parameter>, followed by prose or a call, is still a call (review 259 #1)
