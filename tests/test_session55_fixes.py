@@ -260,3 +260,18 @@ def test_a_thread_an_async_tool_starts_on_the_sync_paths_loop_thread_is_a_normal
             0].content  # type: ignore[return-value]
 
     assert asyncio.run(inside_a_loop()) == "False"
+
+
+# --------------------------------------------------------------------------- secret header names (review 260 #3)
+
+@pytest.mark.parametrize(("name", "secret"), [
+    ("x-secretkey", True), ("accesskey", True), ("appkey", True), ("x-sessionid", True), ("X-Api-Keys", True),
+    ("x-api-key", True), ("x-portkey-api-key", True), ("Authorization", True), ("Cookie", True),
+    ("X-Gateway-Token", True), ("x-session-id", True), ("clientSecret", True),
+    ("x-portkey-provider", False), ("x-portkey-trace-id", False), ("X-Author-Name", False), ("anthropic-beta", False),
+    ("X-Title", False), ("User-Agent", False),
+])
+def test_a_header_is_a_secret_by_a_part_or_by_a_word_in_its_last_part(name: str, secret: bool) -> None:
+    from toolwire._secrets import header_secrets
+
+    assert header_secrets({name: "value-of-sixteen"}) == (["value-of-sixteen"] if secret else [])

@@ -121,7 +121,9 @@ _NAME_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _SECRET_PARTS = frozenset({"auth", "authorization", "authentication", "token", "key", "apikey", "secret", "cookie",
                            "password", "passwd", "pwd", "session", "signature", "credential", "credentials", "jwt",
                            "bearer"})
-_SECRET_ENDINGS = ("token", "apikey", "secret", "password")
+_SECRET_WORDS = re.compile(r"auth|token|key|secret|cookie|passw|pwd|session|signature|credential|jwt|bearer")
+"""Found anywhere in a header name's last part (``x-secretkey``, ``accesskey``, ``x-sessionid``, ``X-Api-Keys``), a
+sign of a secret: HTTP header names put what they hold last (review 260 #3)."""
 _AUTH_VALUE = re.compile(r"(?i)\s*(bearer|basic|token|digest|apikey|api-key|key)\s+(\S+)\s*")
 _SHORTEST = 8  # (a value this short, a dummy such as "x", would mask ordinary words)
 
@@ -130,7 +132,7 @@ def header_secrets(headers: Any) -> list[str]:
     """The values of ``headers`` (a mapping of header names to values, as ``extra_headers`` gives them) that are
     masked in errors and logs: those of a header whose name says it holds a secret in one of its parts (auth,
     authorization, token, key, apikey, secret, cookie, password, session, signature, credential, jwt or bearer, any
-    letter case, or a part ending with token, apikey, secret or password: ``Authorization``, ``X-Api-Key``,
+    letter case, or a last part holding one of these words: ``Authorization``, ``X-Api-Key``, ``x-secretkey``,
     ``x-portkey-api-key``, ``X-Gateway-Token``, ``Cookie``; not ``x-portkey-provider`` or ``X-Author-Name``), and
     any value sent with an authentication scheme (``Bearer <token>``, ``Basic <Base64>``), each whole and its
     credential alone (a Basic one also decoded). Other headers (``anthropic-beta``, ``X-Title``, ``User-Agent``)
@@ -161,9 +163,11 @@ def header_secrets(headers: Any) -> list[str]:
 
 
 def _secret_name(name: str) -> bool:
-    """Whether the header ``name`` says, in one of its parts, that its value is a secret (:data:`_SECRET_PARTS`)."""
+    """Whether the header ``name`` says that its value is a secret: one of its parts is one of :data:`_SECRET_PARTS`
+    (``x-session-id``), or its last part holds one of :data:`_SECRET_WORDS` (``x-secretkey``, ``X-Api-Keys``), so a
+    word that only holds one in a part before the last (``x-portkey-provider``, ``x-portkey-trace-id``) is no sign."""
     parts = [part.lower() for part in _NAME_PART.findall(name)]
-    return any(part in _SECRET_PARTS or part.endswith(_SECRET_ENDINGS) for part in parts)
+    return bool(parts) and (any(part in _SECRET_PARTS for part in parts) or bool(_SECRET_WORDS.search(parts[-1])))
 
 
 _REMEMBERED: dict[str, None] = {}  # secrets the log filter masks as they are written (the newest kept)
