@@ -245,7 +245,7 @@ def test_the_exit_does_not_wait_for_the_thread_a_timed_out_tool_waits_on() -> No
     assert done.returncode == 0 and done.stdout.strip() == "error", done.stderr
 
 
-def test_a_thread_an_async_tool_starts_on_the_sync_paths_loop_thread_is_a_normal_thread() -> None:
+def test_a_thread_an_async_tools_to_thread_work_starts_stays_a_daemon_thread() -> None:
     import asyncio
 
     from toolwire import ToolExecutor, tool
@@ -259,7 +259,7 @@ def test_a_thread_an_async_tool_starts_on_the_sync_paths_loop_thread_is_a_normal
         return ToolExecutor([starts]).execute(AIMessage("", tool_calls=[{"name": "starts", "args": {}, "id": "c1"}]))[
             0].content  # type: ignore[return-value]
 
-    assert asyncio.run(inside_a_loop()) == "False"
+    assert asyncio.run(inside_a_loop()) == "True"  # (review 261 #3: see _daemon_pool._LoopPool)
 
 
 # --------------------------------------------------------------------------- secret header names (review 260 #3)
@@ -275,3 +275,12 @@ def test_a_header_is_a_secret_by_a_part_or_by_a_word_in_its_last_part(name: str,
     from toolwire._secrets import header_secrets
 
     assert header_secrets({name: "value-of-sixteen"}) == (["value-of-sixteen"] if secret else [])
+
+
+def test_the_exit_does_not_wait_for_a_helper_thread_of_a_timed_out_async_tools_to_thread_work() -> None:
+    from _exit_scripts import run_script, stuck_fetch_script
+
+    done = run_script(stuck_fetch_script(
+        "asyncio.to_thread(lambda: (helper := threading.Thread(target=never.wait), helper.start(), helper.join()))",
+        "Waits, through asyncio.to_thread, on a helper thread that never ends."))  # (review 261 #3)
+    assert done.returncode == 0 and done.stdout.strip() == "error", done.stderr

@@ -37,8 +37,11 @@ class _DaemonPool(concurrent.futures.Executor):
     """A thread pool of up to ``max_workers`` daemon threads, started on demand and reused when idle.
 
     Its threads run at nesting depth ``depth + 1`` (see :func:`toolwire._concurrency.thread_pool`). The threads the
-    work on them makes are normal (non-daemon) threads unless it asks otherwise (:func:`_threads_made_here_not_daemon`).
+    work on them makes are normal (non-daemon) threads unless it asks otherwise (:func:`_threads_made_here_not_daemon`;
+    not on a :class:`_LoopPool`, see there).
     """
+
+    _normal_children = True
 
     def __init__(self, max_workers: int, depth: int, prefix: str = "toolwire") -> None:
         self._max_workers = max_workers
@@ -98,7 +101,8 @@ class _DaemonPool(concurrent.futures.Executor):
 
     def _serve(self) -> None:
         _local.depth = self._depth + 1
-        _threads_made_here_not_daemon(threading.current_thread())
+        if self._normal_children:
+            _threads_made_here_not_daemon(threading.current_thread())
         while True:
             if (item := self._work.get()) is None:  # shut down
                 return
@@ -214,7 +218,11 @@ class _LoopPool(_DaemonPool, concurrent.futures.ThreadPoolExecutor):
     """A :class:`_DaemonPool` that is a ``ThreadPoolExecutor`` in type only, as ``loop.set_default_executor`` takes
     nothing else (Python 3.11): its work runs on the daemon pool's threads, none of ``ThreadPoolExecutor``'s. Its
     work is kept to its end (:meth:`finish`) unless the call that handed it off was given up (:func:`give_up_work`).
+    The threads that work makes stay daemon threads, as its own: an async tool given up at its timeout often waits
+    on one through ``asyncio.to_thread``, and the exit waited for it for ever (review 261 #3).
     """
+
+    _normal_children = False
 
     def __init__(self, max_workers: int, depth: int, prefix: str = "toolwire") -> None:
         super().__init__(max_workers, depth, prefix)
