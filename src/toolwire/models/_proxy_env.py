@@ -27,7 +27,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from toolwire._secrets import redact_url, remember_secrets, sent_forms
+from toolwire._secrets import redact_url, remember_secrets, scrub_exception, sent_forms
 from toolwire.errors import ProviderError, UserError
 from toolwire.models._pull_hub import _user_info, shown_endpoint
 
@@ -316,6 +316,8 @@ def proxy_failure(provider: str, exc: BaseException, names: set[str], base_url: 
         base_url: the model's base URL, when ``exc`` carries no request.
         timeout: the request's timeout in seconds, said in a timed-out connection's message (None: not said).
     """
+    if (unread := _unread_proxy(provider, exc, names)) is not None:
+        return unread
     refused = bool(names & {"ProxyError", "ClientHttpProxyError"})
     if not refused and not names & {"ConnectError", "ClientProxyConnectionError", "ConnectTimeout", "TransportError"}:
         return None
@@ -374,6 +376,27 @@ def _unreachable(provider: str, exc: BaseException, names: set[str], found: tupl
     return ProviderError(f"{_capital(where)} {said}.", provider=provider, status=None, retryable=True,
                          hint=f"Check that {name} names a working proxy (its log may say why), or unset {name}; then "
                               f"try again.")
+
+
+def _unread_proxy(provider: str, exc: BaseException, names: set[str]) -> ProviderError | None:
+    """The error for an HTTP client's ``InvalidURL`` (aiohttp's: Gemini's async client) that quotes a proxy
+    variable's value, which that client cannot read (one written without ``http://``: review 260 #4), else None.
+    Not retryable; the message names the variable, its URL masked; the user info is masked in ``exc`` in place."""
+    if "InvalidURL" not in names:
+        return None
+    quoted = str(getattr(exc, "url", None) or (exc.args[0] if exc.args else "")).strip()
+    for name, value in _settings():
+        if quoted and quoted in (value.strip(), value.strip().partition("://")[2]):
+            with contextlib.suppress(AttributeError, TypeError):  # (its args hold a yarl URL, not text)
+                exc.args = (shown_endpoint(value), *exc.args[1:])
+                exc._url = shown_endpoint(value)  # type: ignore[attr-defined]  # (what its url property shows)
+            for secret in sent_forms([_user_info(value)] if len(_user_info(value)) >= 4 else []):
+                scrub_exception(exc, secret)
+            return ProviderError(
+                f"The environment variable {name} holds {shown_endpoint(value)!r}, which the HTTP client of "
+                f"{provider}'s async calls (aiohttp) cannot read as a proxy URL.", provider=provider, status=None,
+                retryable=False, hint=f"Write {name} as http://[user:password@]host:port, or unset it.")
+    return None
 
 
 def _proxy_phase(exc: BaseException) -> str | None:

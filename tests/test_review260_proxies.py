@@ -1,0 +1,62 @@
+"""Review 260 fixes on the proxy paths: Gemini's async client (aiohttp) names a proxy that drops or stalls the
+connection (#1); ``NO_PROXY`` is read by the httpx package the SDK sent with (#2); a proxy variable written without
+``http://`` is named, its password masked, on Gemini's async path (#4); a bracketed IPv6 ``NO_PROXY`` entry is one
+clear error for the Anthropic SDK (#5)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import traceback
+from typing import Any
+
+import pytest
+from tests.test_review256_fixes import dropping_port, no_proxies, silent_port
+
+from toolwire.errors import ProviderError
+
+__all__ = ["dropping_port", "no_proxies", "silent_port"]  # (fixtures shared with review 256's tests)
+
+_PROXY = "http://me:SecretPw-12345@127.0.0.1:{port}"
+
+
+def _gemini(**options: Any) -> Any:
+    pytest.importorskip("google.genai")
+    pytest.importorskip("aiohttp")
+    from toolwire.models import ChatGoogleGenAI
+
+    return ChatGoogleGenAI(model="gemini-2.0-flash", api_key="AIzaKEY0123456789abcdef", max_retries=0, **options)
+
+
+async def _run(model: Any, how: str) -> None:
+    if how == "ainvoke":
+        await model.ainvoke("hi")
+    else:
+        async for _ in model.astream("hi"):
+            pass
+
+
+def _dead_port() -> int:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+# -- 4. a proxy variable without http://, on Gemini's async path --------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["ainvoke", "astream"])
+def test_gemini_async_schemeless_proxy_is_named_and_its_password_masked(how: str,
+                                                                       no_proxies: pytest.MonkeyPatch) -> None:
+    no_proxies.setenv("HTTPS_PROXY", f"me:SecretPw-12345@127.0.0.1:{_dead_port()}")
+    with pytest.raises(ProviderError) as failed:
+        asyncio.run(_run(_gemini(timeout=2), how))
+    error = failed.value
+    assert "HTTPS_PROXY" in str(error) and "http://" in error.hint and not error.retryable
+    assert "not a Gemini reply" not in str(error)
+    shown = [str(error), repr(error), "".join(traceback.format_exception(error)), repr(error.__context__),
+             repr(error.__cause__)]
+    assert not [text for text in shown if "SecretPw" in text]
+
