@@ -11,7 +11,7 @@ import traceback
 from typing import Any
 
 import pytest
-from tests.test_review256_fixes import dropping_port, no_proxies, silent_port
+from tests.test_review256_fixes import _model, dropping_port, no_proxies, silent_port
 
 from toolwire.errors import ProviderError
 
@@ -42,6 +42,39 @@ def _dead_port() -> int:
     port = sock.getsockname()[1]
     sock.close()
     return port
+
+
+# -- 2. NO_PROXY read by the httpx package the SDK sends with -----------------------------------------------------
+
+
+@pytest.mark.parametrize(("no_proxy", "url"), [("127.0.0.0/8", "http://127.0.0.1:{port}/v1"),
+                                               ("localhost,127.0.0.0/8", "http://127.0.0.1:{port}/v1")])
+@pytest.mark.parametrize(("provider", "sdk"), [("ChatOpenAI", "openai"), ("ChatAnthropic", "anthropic")])
+def test_a_server_spared_by_a_cidr_no_proxy_is_blamed_not_the_proxy(provider: str, sdk: str, no_proxy: str,
+                                                                    url: str,
+                                                                    no_proxies: pytest.MonkeyPatch) -> None:
+    no_proxies.setenv("HTTP_PROXY", _PROXY.format(port=_dead_port()))
+    no_proxies.setenv("NO_PROXY", no_proxy)
+    with pytest.raises(ProviderError) as failed:
+        _model(provider, sdk, base_url=url.format(port=_dead_port()), max_retries=0).invoke("hi")
+    assert "proxy" not in str(failed.value).lower(), str(failed.value)
+    assert "Could not connect" in str(failed.value)
+
+
+def test_proxy_for_asks_the_package_the_exception_came_from(no_proxies: pytest.MonkeyPatch) -> None:
+    httpx = pytest.importorskip("httpx")
+    httpx2 = pytest.importorskip("httpx2")
+    from toolwire.models._proxy_env import proxy_for
+
+    no_proxies.setenv("HTTP_PROXY", "http://127.0.0.1:9")
+    no_proxies.setenv("NO_PROXY", "*.corp.example")
+    url = "http://llm.corp.example/v1"
+    with httpx2.Client() as client:  # (httpx2 spares *.corp.example: it connects directly, and fails there)
+        request = client.build_request("GET", url)
+    from_httpx2 = httpx2.ConnectError("refused", request=request)
+    from_httpx = httpx.ConnectError("refused", request=httpx.Request("GET", url))
+    assert proxy_for(url, from_httpx2) is None
+    assert proxy_for(url, from_httpx) == ("HTTP_PROXY", "http://127.0.0.1:9")
 
 
 # -- 4. a proxy variable without http://, on Gemini's async path --------------------------------------------------

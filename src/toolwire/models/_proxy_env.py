@@ -90,15 +90,22 @@ def _reason(value: str) -> str | None:
 
 
 def _libraries(exc: BaseException | None) -> list[Any]:
-    """The httpx packages loaded (``httpx``, ``httpx2``: the SDKs import theirs), and the one ``exc`` was raised in."""
-    names = {name for name in ("httpx", "httpx2") if name in sys.modules}
-    traceback = exc.__traceback__ if exc is not None else None
-    while traceback is not None:
-        name = str(traceback.tb_frame.f_globals.get("__name__", "")).split(".")[0]
-        if name in ("httpx", "httpx2"):
-            names.add(name)
-        traceback = traceback.tb_next
-    return [sys.modules[name] for name in sorted(names) if name in sys.modules]
+    """The httpx packages loaded (``httpx``, ``httpx2``: the SDKs import theirs), the one ``exc`` came from first
+    (review 260 #2: their ``NO_PROXY`` rules differ): the package of its class or of a class it chains, the one its
+    traceback was raised in, or the one the SDK that raised it sends with (its ``_base_client``'s import)."""
+    order: list[str] = []
+    for current in _chain(exc) if exc is not None else []:
+        root = type(current).__module__.split(".")[0]
+        order.append(root)
+        traceback = current.__traceback__
+        while traceback is not None:
+            order.append(str(traceback.tb_frame.f_globals.get("__name__", "")).split(".")[0])
+            traceback = traceback.tb_next
+        client = sys.modules.get(f"{root}._base_client")
+        order += [name for name in ("httpx2", "httpx") if client is not None and name in vars(client)]
+    order += ["httpx", "httpx2"]
+    names = [name for name in dict.fromkeys(order) if name in ("httpx", "httpx2") and name in sys.modules]
+    return [sys.modules[name] for name in names]
 
 
 def _refused(value: str, exc: BaseException | None) -> bool:
@@ -397,6 +404,18 @@ def _unread_proxy(provider: str, exc: BaseException, names: set[str]) -> Provide
                 f"{provider}'s async calls (aiohttp) cannot read as a proxy URL.", provider=provider, status=None,
                 retryable=False, hint=f"Write {name} as http://[user:password@]host:port, or unset it.")
     return None
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and the exceptions it chains (cause, context), each once, at most 16."""
+    found: list[BaseException] = []
+    stack: list[BaseException | None] = [exc]
+    while stack and len(found) < 16:
+        current = stack.pop()
+        if current is not None and not any(current is seen for seen in found):
+            found.append(current)
+            stack += [current.__cause__, current.__context__]
+    return found
 
 
 def _proxy_phase(exc: BaseException) -> str | None:
