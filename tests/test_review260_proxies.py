@@ -44,6 +44,31 @@ def _dead_port() -> int:
     return port
 
 
+# -- 1. Gemini async: a proxy that drops or stalls the connection ---------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["ainvoke", "astream"])
+def test_gemini_async_names_a_proxy_that_drops_the_connection(how: str, dropping_port: int,
+                                                              no_proxies: pytest.MonkeyPatch) -> None:
+    no_proxies.setenv("HTTPS_PROXY", _PROXY.format(port=dropping_port))
+    with pytest.raises(ProviderError) as failed:
+        asyncio.run(_run(_gemini(timeout=0.5), how))
+    assert "Could not connect to the proxy in HTTPS_PROXY" in str(failed.value)
+    assert "timed out after 0.5 s" in str(failed.value) and failed.value.retryable
+    assert "SecretPw" not in str(failed.value)
+
+
+@pytest.mark.parametrize("how", ["ainvoke", "astream"])
+def test_gemini_async_names_a_proxy_that_never_answers_connect(how: str, silent_port: int,
+                                                               no_proxies: pytest.MonkeyPatch) -> None:
+    no_proxies.setenv("HTTPS_PROXY", _PROXY.format(port=silent_port))
+    with pytest.raises(ProviderError) as failed:
+        asyncio.run(_run(_gemini(timeout=0.3), how))
+    assert "The proxy in HTTPS_PROXY" in str(failed.value)
+    assert "did not answer the request to open a connection" in str(failed.value)
+    assert "SecretPw" not in str(failed.value)
+
+
 # -- 2. NO_PROXY read by the httpx package the SDK sends with -----------------------------------------------------
 
 

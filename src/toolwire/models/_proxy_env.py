@@ -325,6 +325,8 @@ def proxy_failure(provider: str, exc: BaseException, names: set[str], base_url: 
     """
     if (unread := _unread_proxy(provider, exc, names)) is not None:
         return unread
+    if (stalled := _aiohttp_stalled(provider, exc, names, base_url, timeout)) is not None:
+        return stalled
     refused = bool(names & {"ProxyError", "ClientHttpProxyError"})
     if not refused and not names & {"ConnectError", "ClientProxyConnectionError", "ConnectTimeout", "TransportError"}:
         return None
@@ -406,6 +408,50 @@ def _unread_proxy(provider: str, exc: BaseException, names: set[str]) -> Provide
     return None
 
 
+def _aiohttp_stalled(provider: str, exc: BaseException, names: set[str], base_url: str | None,
+                     timeout: float | None) -> ProviderError | None:
+    """The error for a timeout (a bare ``TimeoutError``, aiohttp's ``ServerTimeoutError``) raised while aiohttp was
+    still connecting to a proxy or waiting for its answer to ``CONNECT`` (:func:`_aiohttp_phase`; review 260 #1),
+    else None (no proxy applies, or the tunnel to the server was already open: the server's part)."""
+    if not (isinstance(exc, TimeoutError) or names & {"ServerTimeoutError"}):
+        return None
+    phase = _aiohttp_phase(exc)
+    found = proxy_for(_request_url(exc) or base_url, exc, aiohttp=True) if phase else None
+    if found is None:
+        return None
+    where, name = _named(found)
+    within = f" after {timeout:g} s" if isinstance(timeout, int | float) else ""
+    if phase == "connect":
+        return ProviderError(f"Could not connect to {where}: the connection timed out{within}.", provider=provider,
+                             status=None, retryable=True,
+                             hint=f"Check that the proxy is running, that the host and port in {name} are right and "
+                                  f"that no firewall drops the connection to it, or unset {name}; then try again.")
+    return ProviderError(f"{_capital(where)} did not answer the request to open a connection to the server"
+                         f"{within.replace(' after', ' within')}.", provider=provider, status=None, retryable=True,
+                         hint=f"Check that {name} names a working proxy (its log may say why), or unset {name}; then "
+                              f"try again.")
+
+
+def _aiohttp_phase(exc: BaseException) -> str | None:
+    """Where aiohttp was with a proxy when ``exc`` (or what it chains: the ``CancelledError`` a timeout is raised
+    from) was raised, read from its traceback: ``"connect"`` (connecting to the proxy), ``"answer"`` (the proxy's
+    answer to ``CONNECT`` awaited); None when no frame of aiohttp's ``_create_proxy_connection`` is on it, or the
+    TLS handshake with the server through the tunnel had begun (the server's part)."""
+    for current in _chain(exc):
+        frames, trace = [], current.__traceback__
+        while trace is not None:
+            if str(trace.tb_frame.f_globals.get("__name__", "")).startswith("aiohttp."):
+                frames.append(trace.tb_frame.f_code.co_name)
+            trace = trace.tb_next
+        if "_create_proxy_connection" not in frames:
+            continue
+        after = [*frames[frames.index("_create_proxy_connection") + 1:], ""][0]  # (what it was awaiting)
+        if after in ("_start_tls_connection", "_wrap_create_connection", "_wrap_existing_connection"):
+            return None  # (TLS with the server through the open tunnel)
+        return "connect" if after == "_create_direct_connection" else "answer"
+    return None
+
+
 def _chain(exc: BaseException) -> list[BaseException]:
     """``exc`` and the exceptions it chains (cause, context), each once, at most 16."""
     found: list[BaseException] = []
@@ -462,6 +508,6 @@ def proxy_cause(provider: str, exc: BaseException, base_url: str | None, timeout
     """
     for current in (exc, exc.__cause__):
         names = {cls.__name__ for cls in type(current).__mro__ if cls.__module__.split(".")[0] in _LIBRARY_MODULES}
-        if current is not None and names:
+        if current is not None and (names or isinstance(current, TimeoutError)):
             return proxy_failure(provider, current, names, base_url, timeout)
     return None
