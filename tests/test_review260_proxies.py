@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from tests.test_review256_fixes import _model, dropping_port, no_proxies, silent_port
 
-from toolwire.errors import ProviderError
+from toolwire.errors import ProviderError, UserError
 
 __all__ = ["dropping_port", "no_proxies", "silent_port"]  # (fixtures shared with review 256's tests)
 
@@ -118,3 +118,14 @@ def test_gemini_async_schemeless_proxy_is_named_and_its_password_masked(how: str
              repr(error.__cause__)]
     assert not [text for text in shown if "SecretPw" in text]
 
+
+# -- 5. a bracketed IPv6 NO_PROXY entry ---------------------------------------------------------------------------
+
+
+def test_a_bracketed_ipv6_no_proxy_entry_is_one_user_error(no_proxies: pytest.MonkeyPatch) -> None:
+    no_proxies.setenv("HTTP_PROXY", "http://127.0.0.1:3128")
+    no_proxies.setenv("NO_PROXY", "localhost,[::1]")
+    with pytest.raises(UserError) as failed:
+        _model("ChatAnthropic", "anthropic", base_url="http://127.0.0.1:1", max_retries=0).invoke("hi")
+    assert "NO_PROXY" in str(failed.value) and "'[::1]'" in str(failed.value) and "(::1)" in str(failed.value)
+    assert "localhost" not in str(failed.value)

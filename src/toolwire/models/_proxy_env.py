@@ -177,10 +177,27 @@ def made_client(make: Callable[[bool], Any], asynchronous: bool) -> Any:
         try:
             return make(asynchronous)
         except Exception as exc:
-            problem = proxy_problem(exc)
+            problem = proxy_problem(exc) or _no_proxy_problem(exc)
             if problem is None:
                 raise
     raise UserError(problem)
+
+
+def _no_proxy_problem(exc: BaseException) -> str | None:
+    """One sentence for a ``NO_PROXY`` entry the SDK's HTTP library refused while building its client (its
+    ``InvalidURL``: the Anthropic SDK reads ``[::1]`` as a host with the port ``:1]``; review 260 #5), else None."""
+    if type(exc).__name__ != "InvalidURL" or type(exc).__module__.split(".")[0] not in ("httpx", "httpx2"):
+        return None
+    name = next((name for name in ("no_proxy", "NO_PROXY") if os.environ.get(name, "").strip()), None)
+    if name is None:
+        return None
+    entries = [entry.strip() for entry in os.environ[name].split(",") if entry.strip()]
+    said = str(exc).rpartition(": ")[2].strip("'\" ")
+    bad = [entry for entry in entries if "[" in entry or (said and said in entry)] or entries
+    shown = ", ".join(repr(entry) for entry in bad)
+    return (f"The environment variable {name} holds {shown}, which the HTTP library cannot read as a host to reach "
+            f"without the proxy: write an IPv6 address without brackets (::1), a host as example.com or "
+            f".example.com, or remove the entry from {name}.")
 
 
 # -- a proxy's failures (review 253 #2) ----------------------------------------------------------------------------
