@@ -80,3 +80,35 @@ def weather_answer(body: Any, n: int) -> dict[str, Any]:
     return {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
             "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+
+
+def serve_handler(handler: type[BaseHTTPRequestHandler]) -> Iterator[int]:
+    """Serve ``handler`` on a free localhost port for a fixture: yields the port, then stops the server."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+class QuotingGateway(BaseHTTPRequestHandler):
+    """A gateway that answers every POST with a 400 OpenAI-style error whose message is :meth:`said` (a subclass's
+    quote of the request's headers, as some gateways quote them)."""
+
+    protocol_version = "HTTP/1.1"
+
+    def said(self) -> str:
+        return ""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        body = json.dumps({"error": {"message": self.said(), "type": "invalid_request_error"}}).encode()
+        self.send_response(400)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass

@@ -7,14 +7,14 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import threading
 import traceback
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
 
 import pytest
 
+from _queued_http import QuotingGateway, serve_handler
 from toolwire.errors import ProviderError, UserError
 
 _PROXY_VARS = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy", "NO_PROXY",
@@ -54,32 +54,14 @@ class _Proxy(BaseHTTPRequestHandler):
         pass
 
 
-class _Echo(BaseHTTPRequestHandler):
+class _Echo(QuotingGateway):
     """A server that answers 400 and quotes the request's headers (as some gateways do)."""
 
-    protocol_version = "HTTP/1.1"
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("content-length") or 0))
-        said = f"Rejected: auth {self.headers.get('authorization')} token {self.headers.get('x-gateway-token')}"
-        body = json.dumps({"error": {"message": said, "type": "invalid_request_error"}}).encode()
-        self.send_response(400)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+    def said(self) -> str:
+        return f"Rejected: auth {self.headers.get('authorization')} token {self.headers.get('x-gateway-token')}"
 
 
-def _serve(handler: type[BaseHTTPRequestHandler]) -> Iterator[int]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield server.server_address[1]
-    server.shutdown()
-    server.server_close()
+_serve = serve_handler
 
 
 @pytest.fixture

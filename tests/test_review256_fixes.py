@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import select
 import socket
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
 
+from _queued_http import QuotingGateway, serve_handler
 from toolwire.errors import ProviderError, UserError
 
 _PROXY_VARS = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy", "NO_PROXY",
@@ -31,13 +30,7 @@ def no_proxies(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     return monkeypatch
 
 
-def _serve(handler: type[BaseHTTPRequestHandler]) -> Iterator[int]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield server.server_address[1]
-    server.shutdown()
-    server.server_close()
+_serve = serve_handler
 
 
 def _model(provider: str, sdk: str, **options: Any) -> Any:
@@ -145,24 +138,12 @@ def test_a_value_with_an_auth_scheme_is_masked_under_any_name() -> None:
     assert "tok-0123456789" in header_secrets({"x-portkey-config": "Bearer tok-0123456789"})
 
 
-class _Gateway(BaseHTTPRequestHandler):
+class _Gateway(QuotingGateway):
     """A gateway that answers 400 quoting the Portkey headers it got."""
 
-    protocol_version = "HTTP/1.1"
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("content-length") or 0))
-        said = (f"[trace {self.headers.get('x-portkey-trace-id')}] provider "
+    def said(self) -> str:
+        return (f"[trace {self.headers.get('x-portkey-trace-id')}] provider "
                 f"'{self.headers.get('x-portkey-provider')}' has no model 'm'")
-        body = json.dumps({"error": {"message": said, "type": "invalid_request_error"}}).encode()
-        self.send_response(400)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
 
 
 @pytest.fixture
