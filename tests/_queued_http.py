@@ -11,7 +11,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 
 class QueuedServer:
@@ -93,18 +93,20 @@ def serve_handler(handler: type[BaseHTTPRequestHandler]) -> Iterator[int]:
 
 
 class QuotingGateway(BaseHTTPRequestHandler):
-    """A gateway that answers every POST with a 400 OpenAI-style error whose message is :meth:`said` (a subclass's
-    quote of the request's headers, as some gateways quote them)."""
+    """A gateway that answers every POST with an OpenAI-style error (``status``, 400 unless a subclass says) whose
+    message is :meth:`said` (a subclass's quote of the request's headers, as some gateways quote them)."""
 
     protocol_version = "HTTP/1.1"
+    status = 400
+    error: ClassVar[dict[str, Any]] = {"type": "invalid_request_error"}  # the error's other fields
 
     def said(self) -> str:
         return ""
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("content-length") or 0))
-        body = json.dumps({"error": {"message": self.said(), "type": "invalid_request_error"}}).encode()
-        self.send_response(400)
+        body = json.dumps({"error": {"message": self.said(), **self.error}}).encode()
+        self.send_response(self.status)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(body)))
         self.end_headers()
@@ -112,3 +114,10 @@ class QuotingGateway(BaseHTTPRequestHandler):
 
     def log_message(self, *args: object) -> None:
         pass
+
+
+def weather_serving() -> Iterator[QueuedServer]:
+    """For a ``server`` fixture: a queued OpenAI-compatible server at ``/v1`` answering with :func:`weather_answer`."""
+    with serving("/v1") as found:
+        found.answer = weather_answer
+        yield found

@@ -23,6 +23,7 @@ from typing import ClassVar
 
 import pytest
 
+from _queued_http import QuotingGateway, serve_handler
 from toolwire import UserError
 from toolwire._cli_model import check_server_url
 
@@ -188,35 +189,22 @@ def test_masking_url_credentials_stays_linear(text: str) -> None:
 # -- 3. a base_url's user info echoed as "Authorization: Basic <Base64>" ------------------------------------------
 
 
-class _Echo(BaseHTTPRequestHandler):
+class _Echo(QuotingGateway):
     """A proxy that answers 401 and quotes the request's Authorization header (as some gateways do)."""
 
     seen: ClassVar[list[dict[str, str]]] = []
+    status = 401
+    error: ClassVar[dict[str, str]] = {"type": "invalid_request_error", "code": "bad_key"}
 
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("content-length") or 0))
+    def said(self) -> str:
         self.seen.append(dict(self.headers))
-        said = f"Bad credentials: {self.headers.get('authorization')}; headers {dict(self.headers)}"
-        body = json.dumps({"error": {"message": said, "type": "invalid_request_error", "code": "bad_key"}}).encode()
-        self.send_response(401)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        return f"Bad credentials: {self.headers.get('authorization')}; headers {dict(self.headers)}"
 
 
 @pytest.fixture
 def echo() -> Iterator[int]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
     _Echo.seen = []
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield server.server_address[1]
-    server.shutdown()
-    server.server_close()
+    yield from serve_handler(_Echo)
 
 
 @pytest.mark.parametrize(("provider", "sdk"), [("ChatOpenAI", "openai"), ("ChatAnthropic", "anthropic"),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from _queued_http import QueuedServer, serving, weather_answer
+from _queued_http import QueuedServer, weather_serving
 
 TOOLS = '''
 import threading
@@ -38,9 +38,7 @@ def get_weather(city: str) -> str:
 
 @pytest.fixture
 def server() -> Iterator[QueuedServer]:
-    with serving("/v1") as found:
-        found.answer = weather_answer
-        yield found
+    yield from weather_serving()
 
 
 def _toolwire(*args: str, closed_stdout: bool = False, stdin: str | None = None,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from _queued_http import QueuedServer, serving, weather_answer
+from _queued_http import QueuedServer, weather_serving
 
 TOOLS = '''
 import os
@@ -35,9 +35,7 @@ def get_weather(city: str) -> str:
 
 @pytest.fixture
 def server() -> Iterator[QueuedServer]:
-    with serving("/v1") as found:
-        found.answer = weather_answer
-        yield found
+    yield from weather_serving()
 
 
 @pytest.fixture
