@@ -359,7 +359,9 @@ def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
         try:
             return future.result()
         except KeyboardInterrupt as interrupt:
-            if future.done():  # (the worker's own)
+            if future.done():  # the worker's own, raised as it is; or a Ctrl-C pending as the run finished, which
+                if future.exception() is not interrupt:  # carries the answers as on the plain path (review 265 #1)
+                    main.keep(interrupt)
                 raise
             from toolwire._tool_run import CANCEL_GRACE
 
