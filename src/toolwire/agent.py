@@ -70,7 +70,6 @@ from toolwire._agent_checks import (
     check_tool_choice,
     check_tools,
     keep_run,
-    let_model_repeat,
     max_steps_text,
     stop_kind,
     unique_ids_in_turns,
@@ -90,6 +89,7 @@ from toolwire._agent_input import (
     start_messages,
     unanswered,
 )
+from toolwire._agent_models import bind_models
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
 from toolwire._agent_requests import (
     answer_after_limit,
@@ -154,7 +154,8 @@ class Agent(Batching, AgentMethodAdvice):
         max_steps: the most model calls in one run (a whole number, default 10).
         tool_choice: passed to ``bind_tools`` (default ``"auto"``: the model decides). A forcing choice
             (``"required"`` or a tool name) applies until tool calls have been answered in the run, which is
-            normally the first model call only; see ``reset_tool_choice``.
+            normally the first model call only; see ``reset_tool_choice``. One call at a time asked in it (Anthropic's
+            ``"disable_parallel_tool_use": True``) holds on every call, as ``parallel_tool_calls=False`` does.
         reset_tool_choice: ``True`` (default): once tool calls have been answered, later model calls use
             ``"auto"``, so a model that obeys a forced ``tool_choice`` can give its answer (the OpenAI Agents
             SDK does the same). ``False`` keeps ``tool_choice`` on every call: then a forced run ends only
@@ -212,6 +213,11 @@ class Agent(Batching, AgentMethodAdvice):
     """
 
     batch_options = False  # (invoke takes the input alone: batch refuses options itself, naming Agent.batch())
+    model: BaseChatModel  # the first request's: it and the other requests' copies are bound by
+    _after_tools_model: BaseChatModel  # toolwire._agent_models.bind_models
+    _answer_model: BaseChatModel
+    _finish_model: BaseChatModel | None
+    _forced: bool
 
     @refuses_unknown_keywords("Agent")
     def __init__(
@@ -255,21 +261,7 @@ class Agent(Batching, AgentMethodAdvice):
         runnable = [*self.executor.tools.values(), *servers]
         check_tool_choice(tool_choice, runnable)
         self.repeat_calls = check_repeat_calls(repeat_calls, self.executor.tools)
-        # a model bound beforehand keeps its parallel_tool_calls and strict (the Agent takes no such arguments)
-        keep = {name: value for name in ("parallel_tool_calls", "strict")
-                if isinstance(model, BaseChatModel) and (value := getattr(model, name, None)) is not None}
-        choice = "auto" if tool_choice is None else tool_choice  # (False is "none", as bind_tools reads it)
-        self.model = model.bind_tools(runnable, tool_choice=choice, **keep) if runnable else model
-        reset = bool(runnable) and reset_tool_choice and self.model.tool_choice not in ("auto", "none")
-        self._after_tools_model = model.bind_tools(runnable, tool_choice="auto", **keep) if reset else self.model
-        self._answer_model = model.bind_tools(runnable, tool_choice="none", **keep) if runnable else model
-        direct = sorted(self.executor._whole_results)  # the return_direct tools
-        forced = bool(runnable) and not reset_tool_choice and self.model.tool_choice not in ("auto", "none")
-        self._finish_model = (model.bind_tools(runnable, tool_choice=direct[0], **keep)  # (out of repeats: review 109)
-                              if forced and len(direct) == 1 and self.model.tool_choice != direct[0] else None)
-        self._forced = forced
-        if runnable and self.repeat_calls != "answer":  # the Agent's bound copies only, never the caller's model
-            let_model_repeat(self.model, self._after_tools_model, self._answer_model, self._finish_model)
+        bind_models(self, model, runnable, tool_choice, reset_tool_choice)  # (its copies: toolwire._agent_models)
         self.system_prompt = check_system_prompt(system_prompt)
         self.max_steps = max_steps
         self.reset_tool_choice = reset_tool_choice
