@@ -59,11 +59,19 @@ from typing import Any
 from toolwire._warn_site import warn_user
 from toolwire.models.lowering._common import constraint_notes, default_notes
 from toolwire.models.lowering._openai_strict import (
+    ADVICE_ALL_OF,
+    ADVICE_NAMED,
+    ADVICE_ONE_OBJECT,
+    ADVICE_TAG,
+    ADVICE_TYPE,
     REFUSED,
+    NotStrictError,
+    _NotStrict,
     dropped_notes,
     json_types,
     pairwise_disjoint,
     pinned_values,
+    refused_advice,
 )
 
 __all__ = [
@@ -99,23 +107,6 @@ _TYPE_KEYWORDS = {
     "number": ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
 }
 _TYPE_KEYWORDS["integer"] = _TYPE_KEYWORDS["number"]
-
-
-class _NotStrict(Exception):
-    """A schema strict tool use cannot say: the reason, and what the user can change (``advice``)."""
-
-    def __init__(self, reason: str, advice: str = "simplify that parameter's type") -> None:
-        super().__init__(reason)
-        self.advice = advice
-
-
-class NotStrictError(ValueError):
-    """A tool's schema is outside the subset strict tool use takes: ``str(exc)`` says why, ``exc.advice`` what to
-    change (a sentence fragment, e.g. ``"give the parameter a pydantic model with named fields"``)."""
-
-    def __init__(self, reason: str, advice: str) -> None:
-        super().__init__(reason)
-        self.advice = advice
 
 
 def _primitive(value: Any) -> bool:
@@ -189,10 +180,10 @@ def _merged_all_of(node: dict[str, Any]) -> dict[str, Any]:
         merged = dict(out)
         for key, value in parts[0].items():
             if key in merged and merged[key] != value and key not in ("description", "title"):
-                raise _NotStrict(f"an allOf whose part disagrees on {key!r}", "write the allOf as one schema")
+                raise _NotStrict(f"an allOf whose part disagrees on {key!r}", ADVICE_ALL_OF)
             merged.setdefault(key, value)
         return merged
-    raise _NotStrict("an allOf of several schemas that are not all objects", "write the allOf as one schema")
+    raise _NotStrict("an allOf of several schemas that are not all objects", ADVICE_ALL_OF)
 
 
 def _require_tags(originals: list[Any], branches: list[Any]) -> None:
@@ -227,13 +218,12 @@ def _strict(node: Any, root: bool = False) -> Any:
     """``node`` in strict form (module doc); ``root``: whether it is the tool's whole argument schema. Raises
     :class:`_NotStrict` for what strict tool use cannot say."""
     if node is True or (isinstance(node, dict) and not any(k in node for k in _TYPED)):
-        raise _NotStrict("a parameter that takes a value of any type", "give the parameter a type")
+        raise _NotStrict("a parameter that takes a value of any type", ADVICE_TYPE)
     if not isinstance(node, dict):
         return node
     for key, reason in _REFUSED.items():
         if key in node:
-            raise _NotStrict(reason, "write the parameter as a plain object, list or value type (a tuple as a list "
-                             "or a model)")
+            raise _NotStrict(reason, refused_advice(key))
     if ("enum" in node or "const" in node) and "type" in node:  # (the values say it all, the SDK sends no type beside
         # them either; a nullable enum's type list would else become an anyOf that counts as a union: review 98 #12)
         kinds = node["type"] if isinstance(node["type"], list) else [node["type"]]
@@ -261,7 +251,7 @@ def _strict(node: Any, root: bool = False) -> Any:
             _require_tags(value, branches)
             if "anyOf" in node or not _disjoint(branches):
                 raise _NotStrict("a oneOf whose alternatives may overlap, which anyOf cannot stand for",
-                                 "give the union's members a tag field (a Literal) that tells them apart")
+                                 ADVICE_TAG)
             out["anyOf"] = branches
         elif key not in _KEPT:
             dropped[key] = value
@@ -301,7 +291,7 @@ def _strict(node: Any, root: bool = False) -> Any:
             # properties is a tool without arguments)
             raise _NotStrict("an object that takes keys beyond its declared properties (a dict, additionalProperties, "
                              "a pydantic model with extra='allow')",
-                             "give the parameter a pydantic model with named fields instead of a dict")
+                             ADVICE_NAMED)
         out["properties"] = {name: _strict(sub) for name, sub in props.items()}
         if "required" in out:
             out["required"] = [name for name in out["required"] if name in props]
@@ -362,7 +352,7 @@ def anthropic_strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
     """
     if "anyOf" in parameters or "oneOf" in parameters:
         raise NotStrictError("a top-level union of argument sets, which an input_schema cannot be",
-                             "give the tool one object of arguments")
+                             ADVICE_ONE_OBJECT)
     if parameters.get("additionalProperties") in (None, False) and not any(
             k in parameters for k in ("properties", "allOf", "$ref", "items", *_REFUSED)):
         return {"type": "object", "properties": {}, "additionalProperties": False}  # a tool without arguments

@@ -72,12 +72,43 @@ from typing import Any
 from toolwire.models.lowering._common import constraint_notes, default_notes
 from toolwire.models.lowering._tuples import untyped_items
 
-__all__ = ["REFUSED", "STRICT_KEYWORDS", "StrictLimitError", "StrictLiteralError", "dropped_notes", "json_types",
-           "pairwise_disjoint", "pinned_values", "strict_schema"]
+__all__ = ["ADVICE_ITEMS", "ADVICE_NAMED", "ADVICE_ONE_OBJECT", "ADVICE_PLAIN", "ADVICE_TAG", "ADVICE_TYPE", "REFUSED",
+           "STRICT_KEYWORDS", "NotStrictError", "StrictLimitError", "StrictLiteralError", "dropped_notes", "json_types",
+           "pairwise_disjoint", "pinned_values", "refused_advice", "strict_schema"]
+
+
+# what the user can change to make a tool strict, for each reason a strict mode refuses a schema: a sentence fragment
+# the warning ends with " to make it strict." (shared by the OpenAI and Anthropic warnings, review 264 #3)
+ADVICE_TYPE = "give the parameter a type"
+ADVICE_PLAIN = "write the parameter as a plain object, list or value type (a tuple as a list or a model)"
+ADVICE_ALL_OF = "write the allOf as one schema"
+ADVICE_TAG = "give the union's members a tag field (a Literal) that tells them apart"
+ADVICE_NAMED = "give the parameter a pydantic model with named fields instead of a dict"
+ADVICE_ITEMS = "give the array an items schema (list[str] rather than a bare list)"
+ADVICE_ONE_OBJECT = "give the tool one object of arguments"
+ADVICE_SIMPLIFY = "simplify that parameter's type"
+
+
+def refused_advice(key: str) -> str:
+    """The advice for a keyword of :data:`REFUSED` (``"allOf"``, ``"not"``, ``"prefixItems"``...)."""
+    return ADVICE_ALL_OF if key == "allOf" else ADVICE_PLAIN
 
 
 class _NotStrict(Exception):
-    pass
+    """A schema strict mode cannot say: the reason, and what the user can change (``advice``)."""
+
+    def __init__(self, reason: str, advice: str = ADVICE_SIMPLIFY) -> None:
+        super().__init__(reason)
+        self.advice = advice
+
+
+class NotStrictError(ValueError):
+    """A tool's schema is outside the subset a provider's strict mode takes: ``str(exc)`` says why, ``exc.advice``
+    what to change (a sentence fragment, e.g. ``"give the parameter a type"``)."""
+
+    def __init__(self, reason: str, advice: str) -> None:
+        super().__init__(reason)
+        self.advice = advice
 
 
 class StrictLimitError(ValueError):
@@ -221,12 +252,12 @@ def _disjoint(branches: list[Any]) -> bool:
 def _strict(node: Any) -> Any:
     # walks schema keywords only, so data inside a schema ("examples", "enum" values) is left alone
     if node is True or (isinstance(node, dict) and not any(k in node for k in _TYPED)):
-        raise _NotStrict("a parameter that takes a value of any type")
+        raise _NotStrict("a parameter that takes a value of any type", ADVICE_TYPE)
     if not isinstance(node, dict):
         return node
     for key, reason in REFUSED.items():
         if key in node:
-            raise _NotStrict(reason)
+            raise _NotStrict(reason, refused_advice(key))
     out: dict[str, Any] = {}
     dropped: dict[str, Any] = {}
     for key, value in node.items():
@@ -238,7 +269,7 @@ def _strict(node: Any) -> Any:
         if key == "oneOf" and isinstance(value, list):
             branches = [_strict(x) for x in value]
             if "anyOf" in node or not _disjoint(branches):
-                raise _NotStrict("a oneOf whose alternatives may overlap, which anyOf cannot stand for")
+                raise _NotStrict("a oneOf whose alternatives may overlap, which anyOf cannot stand for", ADVICE_TAG)
             out["anyOf"] = branches
         elif key in _SUB_SCHEMA_LISTS and isinstance(value, list):
             out[key] = [_strict(x) for x in value]
@@ -263,12 +294,12 @@ def _strict(node: Any) -> Any:
         props = node.get("properties") or {}
         extra = node.get("additionalProperties")
         if not props and extra not in (None, False):
-            raise _NotStrict("an object with free-form keys")
+            raise _NotStrict("an object with free-form keys", ADVICE_NAMED)
         if not props and extra is None:
-            raise _NotStrict("an object with no declared properties")
+            raise _NotStrict("an object with no declared properties", ADVICE_NAMED)
         if extra not in (None, False):
             raise _NotStrict("an object that takes keys beyond its declared properties (additionalProperties, "
-                             "a pydantic model with extra='allow')")
+                             "a pydantic model with extra='allow')", ADVICE_NAMED)
         required = set(node.get("required") or ())
         out["properties"] = {
             name: _strict(sub) if name in required or _pinned_default(sub) else _nullable(_strict(sub))
@@ -422,7 +453,8 @@ def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
         A new schema dict in strict form.
 
     Raises:
-        ValueError: the schema has something strict mode cannot express: an object with free-form keys
+        NotStrictError: (a ``ValueError``; its ``advice`` says what to change) the schema has something strict mode
+            cannot express: an object with free-form keys
             or with keys beyond its declared properties, a parameter of any type (no ``type``), a
             top-level union, a ``oneOf`` whose alternatives may overlap, ``allOf``, ``not``,
             ``if``/``then``/``else``, ``dependentRequired``, ``dependentSchemas``, ``patternProperties`` or
@@ -436,12 +468,14 @@ def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
             k in parameters for k in ("anyOf", "oneOf", *REFUSED)):
         return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
     if "anyOf" in parameters or "oneOf" in parameters:
-        raise ValueError("a top-level union of argument sets, which strict mode does not allow at the root")
+        raise NotStrictError("a top-level union of argument sets, which strict mode does not allow at the root",
+                             ADVICE_ONE_OBJECT)
     try:
         out: dict[str, Any] = _strict(copy.deepcopy(parameters))
     except _NotStrict as exc:
-        raise ValueError(str(exc)) from None
+        raise NotStrictError(str(exc), exc.advice) from None
     if untyped_items(out):  # (strict mode refuses both no items and items: {}; review 190 #1)
-        raise ValueError("an array whose items have no schema (no 'items', as in {\"type\": \"array\"})")
+        raise NotStrictError("an array whose items have no schema (no 'items', as in {\"type\": \"array\"})",
+                             ADVICE_ITEMS)
     _check_size(out)
     return out

@@ -84,7 +84,7 @@ from toolwire.models.lowering._openai_compat import (
     REASONING_KEY,
 )
 from toolwire.models.lowering._openai_replies import ResponsesStreamState, parse_responses_response
-from toolwire.models.lowering._openai_strict import StrictLimitError, strict_schema
+from toolwire.models.lowering._openai_strict import strict_schema
 from toolwire.models.lowering._openai_turns import (
     CHAT_ID_LIMIT,
     RESPONSES_ID_LIMIT,
@@ -151,9 +151,10 @@ def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[st
             function["parameters"] = strict_schema(spec.parameters)
             function["strict"] = True
         except ValueError as exc:
-            fix = getattr(exc, "advice", None) or (  # (a StrictLiteralError says which character to take out)
-                "Split the tool, or give it fewer or flatter parameters" if isinstance(exc, StrictLimitError)
-                else "Give the parameter a pydantic model with named fields")
+            # (a StrictLiteralError says which character to take out, a NotStrictError what fits its reason, with
+            # the words of the Anthropic warning: review 264 #3)
+            fix = getattr(exc, "advice", None) or "Split the tool, or give it fewer or flatter parameters"
+            fix = fix[:1].upper() + fix[1:]
             warn_user(f"Tool {spec.name!r} cannot use OpenAI strict mode ({exc}); it is sent non-strict. "
                       f"{fix} to make it strict.", StrictSchemaWarning)
             log.debug("tool %s sent non-strict: %s", spec.name, exc)
