@@ -71,11 +71,8 @@ class ToolArguments:
             elif isinstance(args, str):
                 raise ToolValidationError(_bare_string_error(self.name, self.parameters), self.name)
             else:
-                raise ToolValidationError(
-                    f"Invalid arguments for tool '{self.name}': expected a JSON object of named "
-                    f"arguments, got {type(args).__name__}.",
-                    self.name,
-                )
+                raise ToolValidationError(f"Invalid arguments for tool '{self.name}': expected a JSON object of named "
+                                          f"arguments, got {type(args).__name__}.", self.name)
         if self._null_plan is not None:
             args = drop_defaulted_nulls(args, self._null_plan)
         return self._validate(args)
@@ -94,8 +91,8 @@ class ToolArguments:
         (:func:`toolwire.parsing.arguments.decode_json_strings`).
 
         Raises:
-            ToolValidationError: the arguments are not a JSON object, or do not match the schema, or nest too deeply
-                for Python to walk them.
+            ToolValidationError: the arguments are not a JSON object (for text, :class:`~toolwire._tool_calls.
+                ArgumentTextError`, keeping it), or do not match the schema, or nest too deeply for Python to walk them.
             UserError: the tool is a method read from its class (see :meth:`validate_args`).
         """
         try:
@@ -114,13 +111,15 @@ class ToolArguments:
                         args = _copy_containers(args)
                         break
             elif isinstance(args, str | bytes | bytearray):
+                from toolwire._tool_calls import ArgumentTextError
                 from toolwire.parsing.arguments import EXAMPLE, normalize_arguments
 
                 try:
                     args = normalize_arguments(args, self.parameters, tool_name=self.name)
                 except ToolCallParseError as exc:  # the error's example object is this tool's (review 61)
                     text = str(exc).replace(EXAMPLE, argument_example(self.parameters))
-                    raise ToolValidationError(f"Invalid arguments for tool '{self.name}': {text}", self.name) from None
+                    raise ArgumentTextError(f"Invalid arguments for tool '{self.name}': {text}", self.name,
+                                            raw=args) from None  # (invoke answers the call as ToolExecutor: r. 262 #3)
             return self.validate_args(args)
         except RecursionError:  # arguments built deeper than Python recurses (review 76: "tool raised RecursionError")
             raise ToolValidationError(f"Invalid arguments for tool '{self.name}': they are nested too deeply to read; "

@@ -6,6 +6,8 @@
   (:func:`aanswered` for ``ainvoke``), reading the call as :class:`~toolwire.execution.ToolExecutor` does
   (review 254 #1: it was read as the tool's arguments and refused).
 * :func:`_require_call_id`: a tool call given to ``invoke`` needs an id for its ToolMessage to answer.
+* :class:`ArgumentTextError`: a call's argument text that is no JSON object, which ``invoke`` answers with
+  :func:`answered`, as :class:`~toolwire.execution.ToolExecutor` answers the call (review 262 #3).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 from toolwire._call_records import _ARGUMENT_KEYS
 from toolwire._tool_run import _CURRENT_CALL, check_call_name
-from toolwire.errors import UserError
+from toolwire.errors import ToolValidationError, UserError
 
 _TOOL_CALL_KEYS = frozenset(("name", "args", "id", "type"))
 _CALL_MARKS = frozenset(("id", *_ARGUMENT_KEYS))
@@ -56,6 +58,26 @@ def _require_call_id(call: Mapping[str, Any], tool_name: str) -> None:
         raise UserError(f"Tool '{tool_name}' was given a tool call without an \"id\": give the call a non-empty "
                         "\"id\" (its ToolMessage answers that id), or pass the arguments dict alone "
                         "(tool.invoke(call[\"args\"])) to get the plain value.")
+
+
+class ArgumentTextError(ToolValidationError):
+    """A tool call's argument text (a string or UTF-8 bytes) that cannot be read as a JSON object (``"[1, 2]"``, cut-off
+    JSON, ``42``), raised by :meth:`~toolwire.tools.Tool.call_args`.
+
+    Private to toolwire: users catch it as :class:`~toolwire.errors.ToolValidationError`. ``tool.invoke(tool_call)``
+    and ``ainvoke`` answer the call whose ``args`` is ``raw`` itself (not a nested call the tool's own code made) with
+    :func:`answered`/:func:`aanswered`: the error ToolMessage :class:`~toolwire.execution.ToolExecutor` answers it with
+    (one implementation: the text received, and the advice to send the call again), or, for text the executor reads
+    (a JSON string that gives a key twice), the executor's answer to the arguments it read.
+
+    Attributes:
+        raw: the argument text as given (str, bytes or bytearray).
+    """
+
+    def __init__(self, message: str, tool_name: str | None = None, tool_call_id: str | None = None, *,
+                 raw: Any = None) -> None:
+        super().__init__(message, tool_name, tool_call_id)  # (defaults: pickle rebuilds it from its message alone,
+        self.raw = raw  # then sets this attribute back)
 
 
 def _read(tool: Any, call: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:

@@ -43,7 +43,13 @@ from toolwire._schema_params import is_v1_model
 from toolwire._signature import docstring_summary, function_name, is_async_callable
 from toolwire._staticmethods import written_static
 from toolwire._tool_args import ToolArguments, hide_injected_fields
-from toolwire._tool_calls import _is_tool_call, _require_call_id, aanswered, answered
+from toolwire._tool_calls import (
+    ArgumentTextError,
+    _is_tool_call,
+    _require_call_id,
+    aanswered,
+    answered,
+)
 from toolwire._tool_checks import (
     SET_CHECKED,
     check_description,
@@ -486,7 +492,8 @@ class Tool(ToolArguments, Batching):
             string or None give ``Any`` (another mapping works, but is not in the overloads).
 
         Raises:
-            ToolValidationError: invalid arguments (arguments form only).
+            ToolValidationError: invalid arguments (arguments form, or a tool call with ``handle_errors=False``; else
+                an error ToolMessage, ToolExecutor's own when the argument text is no JSON object).
             ToolTimeoutError: the call took longer than the timeout.
             UserError: ``timeout`` is not a positive number of seconds (NaN, a string, a bool...), the
                 tool is a method read from its class (``Class.method``: no instance to call it on), a
@@ -515,6 +522,8 @@ class Tool(ToolArguments, Batching):
             except Exception as exc:
                 if not self.handle_errors:
                     raise
+                if type(exc) is ArgumentTextError and exc.raw is input.get("args"):  # text that is no JSON object:
+                    return answered(self, input, limit)  # answered as ToolExecutor answers it (review 262 #3)
                 return self._error_message(exc, input)
             finally:
                 _CURRENT_CALL.reset(token)
@@ -574,6 +583,8 @@ class Tool(ToolArguments, Batching):
             except Exception as exc:
                 if not self.handle_errors:
                     raise
+                if type(exc) is ArgumentTextError and exc.raw is input.get("args"):  # (as invoke)
+                    return await aanswered(self, input, limit)
                 return self._error_message(exc, input)
             finally:
                 _CURRENT_CALL.reset(token)
