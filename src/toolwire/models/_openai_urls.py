@@ -10,7 +10,8 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 from toolwire.errors import UserError
 from toolwire.models._retry import redact_url
 
-__all__ = ["AZURE_HOSTS", "AZURE_V1_PATH", "OPENAI_HOST", "OPENAI_URL", "azure_v1_url", "is_openai_url", "split_query"]
+__all__ = ["AZURE_HOSTS", "AZURE_V1_PATH", "MISTRAL_HOST", "OPENAI_HOST", "OPENAI_URL", "azure_v1_url",
+           "is_mistral_url", "is_openai_url", "split_query"]
 
 OPENAI_URL = "https://api.openai.com/v1"
 OPENAI_HOST = "api.openai.com"
@@ -21,6 +22,8 @@ OPENAI_HOST = "api.openai.com"
 AZURE_HOSTS = (".openai.azure.com", ".cognitiveservices.azure.com", ".services.ai.azure.com", ".openai.azure.us",
                ".openai.azure.cn")
 AZURE_V1_PATH = "/openai/v1"
+MISTRAL_HOST = "mistral.ai"
+"""Mistral AI's domain: its API (``api.mistral.ai``) and Codestral's (``codestral.mistral.ai``) are hosts under it."""
 
 
 def azure_v1_url(base_url: str | None, *, any_host: bool = False, setting: str = "base_url") -> str | None:
@@ -112,3 +115,16 @@ def is_openai_url(base_url: str | None) -> bool:
     except ValueError:
         return False
     return parts.scheme == "https" and (host == OPENAI_HOST or host.endswith("." + OPENAI_HOST))
+
+
+def is_mistral_url(base_url: str | None) -> bool:
+    """Return whether ``base_url`` is Mistral AI's own API: a host ``mistral.ai`` or under it (``https://api.mistral.ai
+    /v1``, ``https://codestral.mistral.ai/v1``), read from the parsed URL's host as :func:`is_openai_url` reads it
+    (``https://api.mistral.ai.example.net`` is not Mistral's). False for None or a text that is no URL."""
+    if not base_url:
+        return False
+    try:
+        host = (urlsplit(str(base_url).strip()).hostname or "").lower().rstrip(".")
+    except ValueError:
+        return False
+    return host == MISTRAL_HOST or host.endswith("." + MISTRAL_HOST)

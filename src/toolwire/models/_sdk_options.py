@@ -53,6 +53,7 @@ _RULES: dict[str, tuple[Callable[[Any], bool], str, str]] = {
     "use_responses_api": (lambda v: isinstance(v, bool), "True or False", "True"),
     "stream_usage": (lambda v: isinstance(v, bool), "True or False", "False"),
     "text_tool_calls": (lambda v: isinstance(v, bool), "True, False or None", "True"),
+    "mistral_call_ids": (lambda v: isinstance(v, bool), "True, False or None", "True"),
     "organization": (lambda v: isinstance(v, str) and bool(v.strip()), "the organization id as text", "'org-...'"),
 }
 _GENERATION = ("temperature", "max_tokens", "top_p", "stop", "seed")  # what a call's options may set too
@@ -86,8 +87,8 @@ def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str
     Args:
         owner: the model class's name, as the messages name it (``"ChatOpenAI"``).
         options: ``{"temperature", "max_tokens", "top_p", "stop", "seed", "streaming"}`` (or ChatOpenAI's
-            ``use_responses_api``, ``stream_usage``, ``text_tool_calls``, ``organization``) as given; None is "not
-            given" (left out of the result), and so is ``stop=[]``.
+            ``use_responses_api``, ``stream_usage``, ``text_tool_calls``, ``mistral_call_ids``, ``organization``) as
+            given; None is "not given" (left out of the result), and so is ``stop=[]``.
 
     Returns:
         The options given (None values left out), unchanged.
@@ -95,9 +96,9 @@ def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str
     Raises:
         UserError: a value of the wrong kind or out of range (a temperature below 0, NaN or text; ``top_p`` outside
             0..1; ``max_tokens`` below 1 or not whole; ``stop`` not text or a list of text; ``seed`` not whole;
-            ``streaming`` not a bool; ChatOpenAI's ``use_responses_api``, ``stream_usage`` and ``text_tool_calls``
-            not a bool, its ``organization`` not text): ``"ChatOpenAI: temperature must be a number of 0 or more,
-            not 'hot'; pass e.g. temperature=0.7."``.
+            ``streaming`` not a bool; ChatOpenAI's ``use_responses_api``, ``stream_usage``, ``text_tool_calls`` and
+            ``mistral_call_ids`` not a bool, its ``organization`` not text): ``"ChatOpenAI: temperature must be a
+            number of 0 or more, not 'hot'; pass e.g. temperature=0.7."``.
     """
     given: dict[str, Any] = {}
     for name, value in options.items():

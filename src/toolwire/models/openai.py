@@ -24,7 +24,7 @@ from toolwire.models._openai_errors import SERVER_KEY_HINT as _SERVER_KEY_HINT
 from toolwire.models._openai_errors import adapt_error, server_hint, unknown_endpoint
 from toolwire.models._openai_errors import own_server as _own_server
 from toolwire.models._openai_errors import server_hint as _server_hint
-from toolwire.models._openai_urls import azure_v1_url, is_openai_url, split_query
+from toolwire.models._openai_urls import azure_v1_url, is_mistral_url, is_openai_url, split_query
 from toolwire.models._retry import (
     aclose_stream,
     body_message,
@@ -43,6 +43,7 @@ from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
 from toolwire.models.lowering._calls import read_as_cut
 from toolwire.models.lowering._openai_replies import as_dict
+from toolwire.models.lowering._openai_turns import mistral_call_ids, mistral_family
 from toolwire.models.lowering._stream_errors import NotAReply, error_status
 
 __all__ = ["ChatOpenAI", "azure_v1_url", "is_openai_url"]
@@ -82,6 +83,19 @@ class ChatOpenAI(SDKChatModel):
             once as ``"required"``, and the form that worked is kept for the model's next
             requests (:mod:`toolwire.models._openai_choice`). ``compatible=False`` sends the object form with every
             tool from the start, but changes the other rules above too.
+        mistral_call_ids: send every tool call id (alike in a call and its result) as 9 letters and digits, the only
+            form Mistral-family servers take (Mistral's API, vLLM in Mistral mode and llama.cpp with a Mistral chat
+            template answer any other id with HTTP 400 "Tool call id was ... but must be a-z, A-Z, 0-9, with a
+            length of 9"), so ids toolwire gives calls read from text, the Agent's renames of repeated ids and ids
+            of another provider in a stored conversation reach them. ``None`` (default): when the model name is a
+            Mistral AI model's (``mistral``, ``mixtral``, ``codestral``, ``ministral``, ``devstral``, ``magistral``,
+            ``pixtral``, ``voxtral`` or ``mathstral`` in it, any case) or ``base_url``'s host is Mistral AI's
+            (``api.mistral.ai``); ``True``: always (a Mistral model served under a name of its own); ``False``:
+            never. Only the request changes: ids that already fit are kept, any other becomes the start of its
+            SHA-256 (the same conversation gives the same request, so prompt caching works; two ids never share
+            one), and the conversation's messages keep their own ids
+            (:func:`~toolwire.models.lowering._openai_turns.mistral_call_ids`). Chat Completions only: a Responses
+            API request is sent as it is.
         api_key: the key, as text, a pydantic ``SecretStr``, or a function that returns it (the ``openai`` SDK
             calls it before each request: a key that rotates); default: ``OPENAI_API_KEY`` (see below for Azure
             and compatible servers). Never shown in reprs, logs or errors.
@@ -118,7 +132,8 @@ class ChatOpenAI(SDKChatModel):
             have the Responses API, ``use_responses_api=True`` with ``stop`` or ``seed`` (the Responses API has
             neither: also refused per call, at that call), or an option of the wrong kind or out of range
             (``use_responses_api``,
-            ``stream_usage`` and ``text_tool_calls`` take a bool, ``organization`` text), or misspelled (the message
+            ``stream_usage`` and ``text_tool_calls`` take a bool, ``mistral_call_ids`` a bool or None,
+            ``organization`` text), or misspelled (the message
             names the close match: ``openai_api_base`` is ``base_url``).
     """
 
@@ -132,10 +147,11 @@ class ChatOpenAI(SDKChatModel):
 
     def __init__(self, model: str | None = None, *, use_responses_api: bool = False, stream_usage: bool = True,
                  organization: str | None = None, text_tool_calls: bool | None = None, azure: bool | None = None,
-                 compatible: bool | None = None, **kwargs: Any) -> None:
+                 compatible: bool | None = None, mistral_call_ids: bool | None = None, **kwargs: Any) -> None:
         check_generation_options(type(self).__name__, {
             "use_responses_api": use_responses_api, "stream_usage": stream_usage, "organization": organization,
-            "text_tool_calls": text_tool_calls})
+            "text_tool_calls": text_tool_calls, "mistral_call_ids": mistral_call_ids})
+        self.mistral_call_ids = mistral_call_ids
         self.use_responses_api = use_responses_api
         if isinstance(kwargs.get("model_kwargs"), Mapping):  # (the shared check gives the advice of every API)
             refuse_class_format(type(self).__name__, "model_kwargs", kwargs["model_kwargs"],
@@ -229,9 +245,19 @@ class ChatOpenAI(SDKChatModel):
         if self.use_responses_api:
             return codec.lower_responses_request(request, self.model, self.options)
         field = "max_tokens" if self._compatible else "max_completion_tokens"
-        return codec.lower_request(request, self.model, self.options, max_tokens_field=field,
+        body = codec.lower_request(request, self.model, self.options, max_tokens_field=field,
                                    compatible=self._compatible,
                                    named_form=self.__dict__.get("_named_form") or self._choice.get())
+        if self._sends_mistral_ids():
+            body["messages"] = mistral_call_ids(body["messages"])
+        return body
+
+    def _sends_mistral_ids(self) -> bool:
+        """Whether this model's Chat Completions requests send call ids as 9 letters and digits (``mistral_call_ids``;
+        ``None``: a Mistral AI model name or host). Review 262 #1."""
+        if self.mistral_call_ids is not None:
+            return self.mistral_call_ids
+        return mistral_family(self.model) or is_mistral_url(self.base_url)
 
     # -- a named tool_choice on a compatible server, in the form it takes (review 219 #1) -------------------------
 

@@ -1,4 +1,5 @@
-"""Writing an assistant turn back to OpenAI: call ids cut to the APIs' limits, and a Responses API turn as its items.
+"""Writing an assistant turn back to OpenAI: call ids cut to the APIs' limits (and mapped to the form Mistral-family
+servers demand), and a Responses API turn as its items.
 
 Pure functions, no I/O; :mod:`toolwire.models.lowering.openai` uses them in ``lower_messages`` and
 ``lower_responses_messages``. What the Responses API reader keeps on a reply (``provider_data["openai"]``: the
@@ -10,12 +11,15 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import re
 from typing import Any
 
 from toolwire.messages import AIMessage, InvalidToolCall, ToolCall
+from toolwire.models._template_conversation import TemplateRules, fit_to_rules
 from toolwire.models.lowering._common import arguments_json, assistant_calls, sent_text
 
-__all__ = ["CHAT_ID_LIMIT", "RESPONSES_ID_LIMIT", "capped_call_id", "responses_turn_items"]
+__all__ = ["CHAT_ID_LIMIT", "MISTRAL_ID_LENGTH", "RESPONSES_ID_LIMIT", "capped_call_id", "mistral_call_ids",
+           "mistral_family", "responses_turn_items"]
 
 CHAT_ID_LIMIT = 40
 """The longest tool call id Chat Completions takes: OpenAI answers 400 "Invalid 'messages[N].tool_calls[0].id':
@@ -44,6 +48,46 @@ def capped_call_id(call_id: str, limit: int = CHAT_ID_LIMIT) -> str:
         return call_id
     digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{call_id[:limit - 9]}_{digest}"
+
+
+MISTRAL_ID_LENGTH = 9
+"""The length of every tool call id a Mistral-family server takes, in letters and digits only: Mistral's API and
+mistral_common (vLLM's Mistral mode) answer 400 "Tool call id was ... but must be a-z, A-Z, 0-9, with a length of 9",
+and the Mistral v3 chat templates (llama.cpp's ``--jinja``) raise "Tool call IDs should be alphanumeric strings with
+length 9!" (review 262 #1)."""
+
+_MISTRAL_NAMES = re.compile(r"(?i)mistral|mixtral|codestral|ministral|devstral|magistral|pixtral|voxtral|mathstral")
+_MISTRAL_RULES = TemplateRules(call_id_length=MISTRAL_ID_LENGTH)
+
+
+def mistral_family(model: Any) -> bool:
+    """Whether the model name ``model`` names a Mistral AI model (``mistral-small-latest``, ``open-mixtral-8x22b``,
+    ``codestral-latest``, ``ministral-8b-latest``, ``devstral-small-2507``, ``magistral-medium-latest``,
+    ``pixtral-12b``, ``voxtral-mini-latest``, ``mistralai/Mistral-7B-Instruct-v0.3``, a GGUF file name...), read
+    case-insensitively anywhere in the name; False for a name that is not text. A fine-tune that keeps the base
+    model's name counts too, which costs nothing: the ids it is sent fit every server."""
+    return isinstance(model, str) and _MISTRAL_NAMES.search(model) is not None
+
+
+def mistral_call_ids(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Lowered Chat Completions ``messages`` with each call id (an assistant turn's ``tool_calls[].id``, a tool
+    result's ``tool_call_id``) as a Mistral-family server takes it: :data:`MISTRAL_ID_LENGTH` letters and digits.
+
+    The mapping is the one ``ChatLlamaCpp`` uses for a chat template that demands a fixed id length
+    (:func:`~toolwire.models._template_conversation.fit_to_rules`): an id that already fits is kept, any other becomes
+    the start of its SHA-256 in hex, so the same conversation always gives the same bytes (a longer one begins with
+    the shorter one's, and prompt caching still works) and a call and its results still match; two ids never share
+    one (a repeat of the hash's text is hashed again), and an id used twice maps to one text everywhere.
+
+    Args:
+        messages: the ``messages`` of a Chat Completions body (:func:`~toolwire.models.lowering.openai.
+            lower_messages`).
+
+    Returns:
+        A new list; a message with an id to map is a new dict, any other the one given. The given list and dicts are
+        not changed (nor, so, toolwire's own messages).
+    """
+    return fit_to_rules(messages, _MISTRAL_RULES)
 
 
 def _function_call_item(call: ToolCall | InvalidToolCall, item_ids: Any, item_id: Any = None) -> dict[str, Any]:
