@@ -19,6 +19,7 @@ from toolwire.parsing._scan import (
     DEEP,
     EOF,
     DecodeFailure,
+    NestedTooDeep,
     looks_pythonic,
     python_span_end,
     skip_ws,
@@ -38,22 +39,35 @@ class _TooLong(Exception):
     """The Python literal holds an int too long to read or write as text (:data:`TOO_MANY_DIGITS`)."""
 
 
+class _NotJSON(Exception):
+    """The Python literal holds a value JSON cannot carry (a set, a key that is not a string nor a number, True, False
+    or None); ``message`` is the sentence saying which."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.message = (f"The call holds {what}, which JSON cannot carry; write lists for sets, and strings or numbers "
+                        "for dict keys.")
+
+
 def _literal(source: str) -> Any:
     """The JSON-ready value of the Python literal ``source``, or ``None`` when it is not one (a raw line break in
     a double-quoted string is read as ``\\n``, as in JSON: :func:`escape_line_breaks`), nor when it holds an int
-    too long to write as text.
+    too long to write as text or a value JSON cannot carry (a set). A dict key that is an int, finite float, bool or
+    None becomes its JSON text (``{3: 'a'}`` -> ``{"3": "a"}``), and a tuple a list, as the pythonic call format reads
+    them (:func:`~toolwire.parsing._scan.to_jsonable` with ``scalar_keys``).
 
     Raises:
         RepeatedKey: a dict of the literal gives one key twice with different values (review 215 #1).
     """
     try:
         return _python_literal(source)
-    except _TooLong:
+    except (_TooLong, _NotJSON):
         return None
 
 
 def _python_literal(source: str) -> Any:
-    """:func:`_literal`, raising :class:`_TooLong` for an int too long to write as text."""
+    """:func:`_literal`, raising :class:`_TooLong` for an int too long to write as text and :class:`_NotJSON` for a
+    value JSON cannot carry (review 262 #2: such a call was refused as "neither valid JSON nor a Python literal")."""
     for attempt in (source, escape_line_breaks(source)):
         if attempt is None:
             break
@@ -67,8 +81,16 @@ def _python_literal(source: str) -> Any:
             continue
         refuse_repeated_literal_keys(node)
         try:
-            return to_jsonable(ast.literal_eval(node))
+            value = ast.literal_eval(node)
         except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+            continue
+        try:  # int, float, bool and None dict keys as their JSON text, as the pythonic reader takes them (review 96)
+            return to_jsonable(value, scalar_keys=True)
+        except NestedTooDeep:
+            continue
+        except ValueError as exc:  # a set, a tuple key, two keys of one text: named, not "not a Python literal"
+            raise _NotJSON(str(exc)) from None
+        except RecursionError:
             continue
     return None
 
@@ -101,7 +123,8 @@ def decode_value_at(text: str, pos: int) -> tuple[Any, int]:
     Raises:
         DecodeFailure: nothing could be decoded; ``kind`` tells whether the text was cut off. JSON whose object
             gives a key twice with different values is ``"invalid"`` (its message names the key), not repaired; so
-            is a Python literal holding an int too long to write as text (:data:`TOO_MANY_DIGITS`).
+            is a Python literal holding an int too long to write as text (:data:`TOO_MANY_DIGITS`), or a value JSON
+            cannot carry (a set; the message names it).
     """
     try:
         return _DECODER.raw_decode(text, pos)
@@ -126,6 +149,8 @@ def decode_value_at(text: str, pos: int) -> tuple[Any, int]:
             raise DecodeFailure("invalid", exc.msg) from None
         except _TooLong:  # as the pythonic reader says it (review 253 #1)
             raise DecodeFailure("invalid", TOO_MANY_DIGITS) from None
+        except _NotJSON as exc:  # a set: named, as the pythonic reader names it (review 262 #2)
+            raise DecodeFailure("invalid", exc.message) from None
         if value is not None:
             return value, end
     pythonic = text.startswith("'", skip_ws(text, pos + 1))
