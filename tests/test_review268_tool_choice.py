@@ -8,11 +8,13 @@ are refused with the way that works, binding them on the model first (#4)."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import pytest
 
 from toolwire import Agent, tool
+from toolwire.errors import MaxStepsExceeded
 from toolwire.messages import AIMessage, ToolMessage
 from toolwire.models import ChatAnthropic, ChatOpenAI
 from toolwire.testing import ScriptedChatModel
@@ -83,3 +85,64 @@ def test_a_parallel_setting_of_the_model_still_wins_over_nothing_in_the_choice()
     bound = model.bind_tools([], parallel_tool_calls=False)
     Agent(bound, [get_weather], tool_choice="required").invoke("weather?")
     assert [r.parallel_tool_calls for r in model.requests] == [False, False, False]
+
+
+# ---- 2: forced on every call with no return_direct tool ----
+
+def _forcing_model() -> ScriptedChatModel:
+    cities = iter(["Paris", "Rome", "Oslo", "Lima", "Kyiv", "Nice"] * 3)
+    return ScriptedChatModel([lambda messages: _calls(next(cities))], cycle=True)
+
+
+@pytest.mark.parametrize("choice", ["required", "get_weather", {"type": "any"}])
+def test_forced_on_every_call_without_a_return_direct_tool_warns_when_made(choice: Any) -> None:
+    with pytest.warns(UserWarning, match="reset_tool_choice=False") as caught:
+        Agent(_forcing_model(), [get_weather], tool_choice=choice, reset_tool_choice=False)
+    message = str(caught[0].message)
+    assert "return_direct" in message and "on_max_steps='answer'" in message
+    assert caught[0].filename == __file__  # at the user's line
+
+
+@pytest.mark.parametrize("tools, choice, reset", [
+    ([get_weather, final_answer], "required", False),  # the model can end the run by calling final_answer
+    ([get_weather, final_answer], "final_answer", False),
+    ([get_weather], "required", True),
+    ([get_weather], "auto", False),
+    ([get_weather], None, False),
+])
+def test_no_warning_when_the_run_can_end(tools: list[Any], choice: Any, reset: bool) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Agent(_forcing_model(), tools, tool_choice=choice, reset_tool_choice=reset)
+
+
+def test_a_forced_run_that_answers_at_its_limit_does_not_warn() -> None:
+    with warnings.catch_warnings():  # (ends with a tools-off answer after max_steps: a run of that many rounds)
+        warnings.simplefilter("error")
+        agent = Agent(_forcing_model(), [get_weather], tool_choice="required", reset_tool_choice=False, max_steps=2,
+                      on_max_steps="answer")
+    assert agent._answer_model.tool_choice == "none"
+
+
+def test_a_forced_tool_with_a_return_direct_tool_forced_after_repeats_does_not_warn() -> None:
+    with warnings.catch_warnings():  # (review 109: the one return_direct tool is forced after repeated calls)
+        warnings.simplefilter("error")
+        Agent(_forcing_model(), [get_weather, final_answer], tool_choice="get_weather", reset_tool_choice=False)
+
+
+def test_max_steps_exceeded_of_a_forced_run_says_the_real_cause() -> None:
+    with pytest.warns(UserWarning):
+        agent = Agent(_forcing_model(), [get_weather], tool_choice="required", reset_tool_choice=False, max_steps=3)
+    with pytest.raises(MaxStepsExceeded) as caught:
+        agent.invoke("weather?")
+    message = str(caught.value)
+    assert "raise max_steps" not in message
+    assert "reset_tool_choice" in message and "return_direct" in message and "on_max_steps='answer'" in message
+    assert len(caught.value.messages) == 7  # the question, three replies, three results
+
+
+def test_max_steps_exceeded_of_a_run_that_could_end_keeps_its_advice() -> None:
+    agent = Agent(ScriptedChatModel([_calls("Paris")], cycle=True), [get_weather], max_steps=2,
+                  repeat_calls="run")
+    with pytest.raises(MaxStepsExceeded, match="raise max_steps"):
+        agent.invoke("weather?")

@@ -17,6 +17,8 @@ from toolwire.models.lowering._common import CallIds
 log = logging.getLogger("toolwire.agent")
 
 __all__ = [
+    "ENDLESS",
+    "ENDLESS_FIX",
     "LENGTH_REASONS",
     "REFUSAL_REASONS",
     "answer_stale_calls",
@@ -494,20 +496,30 @@ def warn_call_as_answer(reply: AIMessage, tool_names: Collection[str]) -> None:
                     "text.", names)
 
 
+ENDLESS = ("forces a tool call on every model call and no return_direct tool can end the run, so each run ends in "
+           "MaxStepsExceeded whatever max_steps is")
+"""What a run forced on every call that no tool can end does (review 268 #2), as the warning and the error say it."""
+
+ENDLESS_FIX = ("leave reset_tool_choice at True, add a tool made with @tool(return_direct=True) for the model to end "
+               "the run with, or pass on_max_steps='answer' to get a final answer after max_steps")
+"""What to do about it."""
+
 _IGNORED_NONE = ("its server ignores tool_choice='none' (none of those calls ran): use a server that honours it, or "
                  "give the Agent no tools")
 
 
 def max_steps_text(max_steps: int, paused: bool, full: Mapping[str, Any], cut: bool, ignored_none: bool = False,
-                   ignored_off: str | None = None) -> str:
+                   ignored_off: str | None = None, endless: str | None = None) -> str:
     """The message of the :class:`~toolwire.errors.MaxStepsExceeded` an Agent run raises after ``max_steps`` model
     calls, saying what to change: the model was still working (``paused``: Anthropic's ``pause_turn``), its calls
     were cut where its context window ran out (``full``: the last reply's metadata, see
     :func:`~toolwire.errors.window_advice`) or at the output token limit (``cut``), it still asked for tools under
     the Agent's ``tool_choice="none"`` (``ignored_none``: more steps would not help; review 123) or under the call the
     Agent makes after repeated calls (``ignored_off``: that call's ``tool_choice``, ``"none"`` or its one
-    ``return_direct`` tool, which the last reply broke, every call of it refused; review 162 #4), or it still asked for
-    tools."""
+    ``return_direct`` tool, which the last reply broke, every call of it refused; review 162 #4), or the Agent forces
+    a call on every request and no tool can end the run (``endless``: that ``tool_choice``, as
+    :func:`~toolwire._agent_models.endless_choice` gives it; more steps would not help: review 268 #2), or it still
+    asked for tools."""
     steps = f"{max_steps} step" if max_steps == 1 else f"{max_steps} steps"
     if ignored_none:
         return f"The model still asked for tools after {steps}: {_IGNORED_NONE}."
@@ -516,6 +528,9 @@ def max_steps_text(max_steps: int, paused: bool, full: Mapping[str, Any], cut: b
                else f"calling other tools although the Agent forced its tool {ignored_off!r}")
         return (f"The model still asked for tools after {steps}, {did} (tool_choice={ignored_off!r}), which its "
                 "server ignores (none of those calls ran): use a server that honours tool_choice.")
+    if endless is not None:
+        return (f"The model still asked for tools after {steps} because tool_choice={endless!r} with "
+                f"reset_tool_choice=False {ENDLESS}: {ENDLESS_FIX}.")
     if paused:
         return (f"The model was still working (it paused its turn, pause_turn) after {steps}: raise max_steps, or use "
                 "on_max_steps='answer' to get a final answer.")

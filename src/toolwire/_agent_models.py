@@ -9,6 +9,10 @@
 * ``agent._finish_model``: the one ``return_direct`` tool forced, after repeated calls of a run forced on every call
   (review 109), or None.
 
+A run forced on every call that no tool can end (:func:`endless_choice`) ends only in ``MaxStepsExceeded``, whatever
+``max_steps`` is: the Agent warns when it is made (:func:`warn_endless`; a warning, not an error, as a tool of the
+user's may still end the run by raising), and the error says the cause (review 268 #2).
+
 Each copy keeps the ``parallel_tool_calls`` and ``strict`` of the model given to the Agent, and one call at a time
 asked in the Agent's ``tool_choice`` itself (Anthropic's ``{"type": "tool", "name": ...,
 "disable_parallel_tool_use": True}``, which ``bind_tools`` reads as ``parallel_tool_calls=False``): resetting the
@@ -20,19 +24,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolwire._agent_checks import let_model_repeat
+from toolwire._agent_checks import ENDLESS, ENDLESS_FIX, let_model_repeat
 from toolwire.models.base import BaseChatModel
 
 if TYPE_CHECKING:
     from toolwire.agent import Agent
 
-__all__ = ["bind_models"]
+__all__ = ["bind_models", "endless_choice", "warn_endless"]
 
 
 def bind_models(agent: Agent, model: BaseChatModel, runnable: Sequence[Any], tool_choice: Any,
                 reset_tool_choice: bool) -> None:
-    """Set ``agent.model``, ``_after_tools_model``, ``_answer_model``, ``_finish_model`` and ``_forced`` (whether
-    every request forces a call: a forcing ``tool_choice`` with ``reset_tool_choice=False``), as the module docs say.
+    """Set ``agent.model``, ``_after_tools_model``, ``_answer_model``, ``_finish_model``, ``_forced`` (whether
+    every request forces a call: a forcing ``tool_choice`` with ``reset_tool_choice=False``) and ``_endless``
+    (:func:`endless_choice`), as the module docs say.
 
     Args:
         agent: the Agent being made (its ``executor`` and ``repeat_calls`` already set).
@@ -59,5 +64,40 @@ def bind_models(agent: Agent, model: BaseChatModel, runnable: Sequence[Any], too
     agent._finish_model = (model.bind_tools(runnable, tool_choice=direct[0], **keep)  # (out of repeats: review 109)
                            if forced and len(direct) == 1 and first.tool_choice != direct[0] else None)
     agent._forced = forced
+    agent._endless = endless_choice(agent, runnable)
     if runnable and agent.repeat_calls != "answer":  # the Agent's bound copies only, never the caller's model
         let_model_repeat(first, agent._after_tools_model, agent._answer_model, agent._finish_model)
+
+
+
+def endless_choice(agent: Agent, runnable: Sequence[Any]) -> str | None:
+    """The forced ``tool_choice`` (``"required"`` or a tool's name) of an Agent whose every request forces a call
+    (``agent._forced``) when no reply can end its run, else None. A reply ends the run when it calls a
+    ``return_direct`` tool (one the choice allows: any under ``"required"``, or the one named), or has no tool call:
+    under ``"required"`` with server tools bound, a server tool's call satisfies it (the provider runs it, and the
+    reply may be text), as does a forced server tool's. The Agent's own forcing of its one ``return_direct`` tool
+    after repeated calls (``agent._finish_model``, review 109) ends it too.
+
+    Args:
+        agent: the Agent, its model copies bound (:func:`bind_models`).
+        runnable: the tools it binds (its executor's, then the server tools).
+    """
+    choice = getattr(agent.model, "tool_choice", None)
+    if not agent._forced or agent._finish_model is not None or not isinstance(choice, str):
+        return None
+    direct = agent.executor._whole_results
+    servers = [t for t in runnable if getattr(t, "name", None) not in agent.executor.tools]
+    if choice == "required":
+        return None if direct or servers else choice
+    return None if choice in direct or choice not in agent.executor.tools else choice
+
+
+def warn_endless(agent: Agent) -> None:
+    """Warn (a ``UserWarning`` at the line that made the Agent) when ``agent``'s runs can only end in
+    ``MaxStepsExceeded`` (``agent._endless``, :func:`endless_choice`) and it raises that (``on_max_steps="raise"``)."""
+    if agent._endless is None or agent.on_max_steps != "raise":
+        return
+    from toolwire._warn_site import warn_user
+
+    warn_user(f"Agent(tool_choice={agent._endless!r}, reset_tool_choice=False) {ENDLESS}: {ENDLESS_FIX}.",
+              UserWarning)

@@ -89,7 +89,7 @@ from toolwire._agent_input import (
     start_messages,
     unanswered,
 )
-from toolwire._agent_models import bind_models
+from toolwire._agent_models import bind_models, warn_endless
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
 from toolwire._agent_requests import (
     answer_after_limit,
@@ -159,7 +159,8 @@ class Agent(Batching, AgentMethodAdvice):
         reset_tool_choice: ``True`` (default): once tool calls have been answered, later model calls use
             ``"auto"``, so a model that obeys a forced ``tool_choice`` can give its answer (the OpenAI Agents
             SDK does the same). ``False`` keeps ``tool_choice`` on every call: then a forced run ends only
-            through a ``return_direct`` tool or ``max_steps``.
+            through a ``return_direct`` tool or ``max_steps`` (with no ``return_direct`` tool the choice allows, the
+            Agent warns when it is made: each run would end in ``MaxStepsExceeded``).
         on_max_steps: ``"raise"`` (default) raises MaxStepsExceeded; ``"answer"`` makes one last
             model call with tools disabled and returns its text. If that reply still has tool calls (a
             server that ignores ``tool_choice="none"``), they are not run: each gets an error ToolMessage
@@ -218,6 +219,7 @@ class Agent(Batching, AgentMethodAdvice):
     _answer_model: BaseChatModel
     _finish_model: BaseChatModel | None
     _forced: bool
+    _endless: str | None
 
     @refuses_unknown_keywords("Agent")
     def __init__(
@@ -267,6 +269,7 @@ class Agent(Batching, AgentMethodAdvice):
         self.reset_tool_choice = reset_tool_choice
         self.run_pending_calls = run_pending_calls
         self.on_max_steps = on_max_steps
+        warn_endless(self)  # (forced on every call, and nothing can end the run: review 268 #2)
         self._response = None if response_format is None else ResponseFormat(model, response_format, self.system_prompt)
 
     # -- the loop, once --------------------------------------------------------------------------------
@@ -341,8 +344,8 @@ class Agent(Batching, AgentMethodAdvice):
             yield from answer_after_limit(self, messages, repeated)
             return
         ignored = getattr(self.model, "tool_choice", None) == "none"  # (more steps would not help: review 123)
-        raise MaxStepsExceeded(max_steps_text(self.max_steps, paused, full, cut, ignored, off_ignored), messages,
-                               self.max_steps, reused_calls=repeated.positions(messages))
+        raise MaxStepsExceeded(max_steps_text(self.max_steps, paused, full, cut, ignored, off_ignored, self._endless),
+                               messages, self.max_steps, reused_calls=repeated.positions(messages))
 
     def _tool_round(
         self,
