@@ -23,6 +23,7 @@ from toolwire.models._local_union import argument_forms, local_parameters
 from toolwire.models._text_content import json_form
 from toolwire.models._value_notes import FORMS, value_notes
 from toolwire.models.grammar import _types, float_items, python_literal, required_keys
+from toolwire.models.lowering._openai_strict import dropped_notes
 from toolwire.parsing.pythonic import PythonNames
 from toolwire.tools import ToolSpec
 
@@ -210,12 +211,38 @@ def _with_notes(text: str, schema: Any) -> str:
     (``maxLength``, ``maximum``, ``maxItems``, a date's or a UUID's form..., at every level a value reaches:
     :func:`~toolwire.models._value_notes.value_notes`): without them a call the grammar let through was refused only
     at validation (review 124 #6)."""
-    notes = " ".join(value_notes(schema))
+    notes = " ".join(value_notes(schema) + _rule_notes(schema))
     if not notes:
         return text
     if text and not text.endswith((".", "!", "?", ":")):
         text += "."
     return f"{text} {notes}".strip()
+
+
+_RULES = ("uniqueItems", "examples", "not")  # what the grammar does not hold and value_notes does not say
+
+
+def _rule_notes(schema: Any) -> list[str]:
+    """The :data:`_RULES` of ``schema`` (or of its one branch besides null) as the sentences hosted providers get in
+    a description (:func:`~toolwire.models.lowering._openai_strict.dropped_notes`: ``"Items must be unique."``,
+    ``'Examples: "celsius", "kelvin".'``; review 264 #1); ``[]`` for none."""
+    if not isinstance(schema, dict):
+        return []
+    rules = {k: schema[k] for k in _RULES if k in schema}
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(branches, list):
+        others = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
+        if len(others) == 1 and isinstance(others[0], dict):
+            rules = {**{k: others[0][k] for k in _RULES if k in others[0]}, **rules}
+    return dropped_notes(rules) if rules else []
+
+
+def _doc_of(schema: Any) -> str:
+    """A parameter's (or key's) own words for the docstring: its description, else an explicit ``title`` (review 264
+    #2; toolwire's tool schemas hold no title pydantic made up from a name)."""
+    if not isinstance(schema, dict):
+        return ""
+    return _doc_text(schema.get("description", "")) or _doc_text(schema.get("title", ""))
 
 
 def _keys_doc(schema: Any, indent: str, depth: int = 0) -> tuple[str, list[str]]:
@@ -244,7 +271,7 @@ def _key_lines(obj: dict[str, Any], indent: str, depth: int) -> list[str]:
         kind = _py_type(sub)
         flags = kind if key in required else f"{kind}, optional"
         written = _doc_text(key) or '""'
-        text = _doc_text(sub.get("description", "")) if isinstance(sub, dict) else ""
+        text = _doc_of(sub)
         more, below = _keys_doc(sub, indent + "    ", depth + 1)
         text = " ".join(t for t in (_with_notes(text, sub), more) if t)
         lines.append(f"{indent}{written} ({flags}): {text}".rstrip() if text else f"{indent}{written} ({flags})")
@@ -268,7 +295,7 @@ def _signature(spec: ToolSpec, names: PythonNames) -> str:
         else:
             params.append(f"{spelled}: {kind} = {_py(sub.get('default'))}")
         intro, keys = _keys_doc(sub, " " * 12)
-        text = " ".join(t for t in (_with_notes(_doc_text(sub.get("description", "")), sub), intro) if t)
+        text = " ".join(t for t in (_with_notes(_doc_of(sub), sub), intro) if t)
         if text:
             docs.append(f"        {spelled}: {text}")
             docs += keys

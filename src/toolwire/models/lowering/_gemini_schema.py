@@ -57,6 +57,7 @@ from toolwire.models.lowering._common import (
     merge_object_union,
     object_branches,
 )
+from toolwire.models.lowering._openai_strict import dropped_notes
 from toolwire.models.lowering._tuples import position_note
 
 __all__ = ["ITEMS", "JsonPath", "ObjectPath", "Rest", "arguments_text", "call_args", "decode_json_text",
@@ -68,6 +69,13 @@ _FORMATS = {"STRING": {"enum", "date-time"}, "INTEGER": {"int32", "int64"}, "NUM
 _KEEP = {"type", "description", "enum", "format", "items", "prefixItems", "properties", "required", "anyOf",
          "oneOf", "minItems", "maxItems", "nullable"}
 _SILENT = {"title", "$schema", "$defs", "definitions", "$ref"}  # structure, not constraints
+# what the lowering says otherwise (values_hint, constraint_notes, the format, default_notes, key_notes, a closed
+# tuple's max_items), or that says nothing of the value: the rest of a node's dropped keywords is said by
+# dropped_notes, in the words of the strict lowerings (review 264 #1)
+_SAID = {"allOf", "const", "default", "additionalProperties", "additionalItems", "discriminator", "minimum",
+         "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern",
+         "$id", "$comment", "$anchor", "writeOnly", "readOnly"}
+_MAP_SAID = {"propertyNames", "minProperties", "maxProperties"}  # (key_notes, for a map sent as JSON text)
 _ANY_HINT = ("Any JSON value written as JSON text, e.g. '42', '\"text\"', '[1, 2]' or '{\"key\": 1}'; "
              "it is decoded before the tool runs")
 
@@ -213,7 +221,8 @@ class _Lowering:
                     self.position_maps.pop(child, None)
         if len(kept) < len(resolved):
             out["nullable"] = True
-        self.note(out, path, default_notes(node))  # (an Optional parameter's default sits beside its anyOf)
+        # (an Optional parameter's default, examples... sit beside its anyOf)
+        self.note(out, path, default_notes(node) + _dropped_notes(node, False))
         if node.get("description"):
             hint, text = self.json_hints.get(path), node["description"]
             own = kept[0].get("description") if len(kept) == 1 and isinstance(kept[0], dict) else None
@@ -303,6 +312,7 @@ class _Lowering:
                     out["required"] = required
             elif path:  # (the top level: gemini_schema sends no parameters)
                 out = self.json_text(node, out, path)
+        notes += _dropped_notes(node, gtype == "OBJECT" and not node.get("properties"))
         self.note(out, path, notes)
         return out
 
@@ -365,6 +375,17 @@ class _Lowering:
             self.position_maps[path] = steps
         text = {"type": "STRING", "description": f"{out['description']} ({hint})" if out.get("description") else hint}
         return {**text, "nullable": True} if out.get("nullable") else text
+
+
+def _dropped_notes(node: dict[str, Any], is_map: bool) -> list[str]:
+    """What the description says of ``node``'s keywords Gemini's ``Schema`` does not take and nothing else says
+    (``uniqueItems``, ``minProperties`` of an object with properties, ``examples``, ``deprecated``, ``not``,
+    ``contains``, ``dependentRequired``...), as the strict lowerings say them
+    (:func:`~toolwire.models.lowering._openai_strict.dropped_notes`; review 264 #1); ``is_map``: a map sent as JSON
+    text, whose key rules :func:`key_notes` says. Returns the sentences, ``[]`` for none."""
+    said = _SAID | _MAP_SAID if is_map else _SAID
+    rest = {k: v for k, v in node.items() if k not in _KEEP and k not in _SILENT and k not in said}
+    return dropped_notes(rest) if rest else []
 
 
 _MAX_VALUE_SCHEMA = 1500  # characters of a map's value schema written into a description
