@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import pickle
+import warnings
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from toolwire import Tool, ToolExecutor, tool
-from toolwire.errors import ToolValidationError
+from toolwire.errors import ToolExecutionError, ToolValidationError
 
 
 @tool
@@ -80,3 +82,101 @@ def test_a_tool_that_raises_a_validation_error_itself_is_not_taken_for_bad_text(
     content = picky.invoke(_call('{"tz": "CET"}', name="picky")).content
     assert content == ToolExecutor([picky]).execute([_call('{"tz": "CET"}', name="picky")])[0].content
     assert "no zone is good enough" in content
+
+
+# -- review 265 #2: a sync tool returning an awaitable -------------------------------------------------------------
+
+MADE: list[Any] = []
+
+
+async def _fetch(city: str) -> str:
+    return f"sunny in {city}"
+
+
+async def _items(city: str) -> AsyncIterator[str]:
+    yield city
+
+
+@tool
+def fetch(city: str):  # type: ignore[no-untyped-def]
+    """Fetch the weather (a sync function returning a coroutine, as a decorator without functools.wraps makes)."""
+    made = _fetch(city)
+    MADE.append(made)
+    return made
+
+
+@tool
+def feed(city: str):  # type: ignore[no-untyped-def]
+    """A sync function returning an async generator."""
+    return _items(city)
+
+
+SENTENCE = ("Tool 'fetch' returned an awaitable or async generator instead of a result; declare the function "
+            "`async def` (or keep functools.wraps on its decorator) so toolwire awaits it.")
+
+
+def _closed(coroutine: Any) -> bool:
+    return coroutine.cr_frame is None  # (closed: Python will not warn "never awaited")
+
+
+@pytest.mark.parametrize("timeout", [None, 5.0])
+def test_bare_arguments_are_refused_by_invoke_and_ainvoke(timeout: float | None) -> None:
+    MADE.clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ToolExecutionError) as sync_error:
+            fetch.invoke({"city": "Rome"}, timeout=timeout)
+        with pytest.raises(ToolExecutionError) as async_error:
+            asyncio.run(fetch.ainvoke({"city": "Rome"}, timeout=timeout))
+    assert str(sync_error.value) == str(async_error.value) == SENTENCE
+    assert not isinstance(sync_error.value, ToolValidationError)
+    assert len(MADE) == 2 and all(_closed(made) for made in MADE)
+
+
+def test_a_tool_call_is_answered_with_the_same_sentence() -> None:
+    MADE.clear()
+    call = _call({"city": "Rome"}, name="fetch")
+    for answer in (fetch.invoke(call), asyncio.run(fetch.ainvoke(call)), ToolExecutor([fetch]).execute([call])[0]):
+        assert (answer.status, answer.content) == ("error", f"Error: tool 'fetch' failed: {SENTENCE}")
+    assert len(MADE) == 3 and all(_closed(made) for made in MADE)
+    strict = Tool.from_function(fetch.func, handle_errors=False)
+    with pytest.raises(ToolExecutionError, match="declare the function `async def`"):
+        strict.invoke(call)
+
+
+def test_an_async_generator_returned_by_a_sync_tool_is_refused_too() -> None:
+    with pytest.raises(ToolExecutionError, match="returned an awaitable or async generator"):
+        feed.invoke({"city": "Rome"})
+    with pytest.raises(ToolExecutionError, match="returned an awaitable or async generator"):
+        asyncio.run(feed.ainvoke({"city": "Rome"}))
+
+
+def test_async_tools_and_ordinary_results_still_run() -> None:
+    @tool
+    async def later(city: str) -> str:
+        """Async."""
+        return f"later in {city}"
+
+    @tool
+    def numbers(n: int):  # type: ignore[no-untyped-def]
+        """A lazy iterator."""
+        return iter(range(n))
+
+    assert later.invoke({"city": "Oslo"}) == asyncio.run(later.ainvoke({"city": "Oslo"})) == "later in Oslo"
+    assert numbers.invoke({"n": 3}) == asyncio.run(numbers.ainvoke({"n": 3})) == [0, 1, 2]
+
+
+def test_the_docstring_gives_the_advice_that_works() -> None:
+    doc = " ".join((Tool.invoke.__doc__ or "").split())
+    assert "(use :meth:`ainvoke`)" not in doc
+    assert "declare the function ``async def``" in doc
+
+
+def test_an_async_tool_whose_value_is_a_coroutine_is_told_to_await_it() -> None:
+    @tool
+    async def forgot(city: str):  # type: ignore[no-untyped-def]
+        """Forgets an await."""
+        return _fetch(city)
+
+    answer = forgot.invoke(_call({"city": "Rome"}, name="forgot"))
+    assert answer.status == "error" and "await it inside the function and return its value" in answer.content

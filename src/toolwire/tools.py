@@ -49,6 +49,8 @@ from toolwire._tool_calls import (
     _require_call_id,
     aanswered,
     answered,
+    awaitable_error,
+    refuse_awaitable,
 )
 from toolwire._tool_checks import (
     SET_CHECKED,
@@ -393,7 +395,8 @@ class Tool(ToolArguments, Batching):
             positional = self._positional(kwargs) if self._positional_only else ()
             result = self.func(*positional, **kwargs)
             kind = type(result)
-            if kind is _GENERATOR or (kind not in _NOT_LAZY and isinstance(result, Iterator)):
+            if kind is _GENERATOR or (kind not in _NOT_LAZY and (isinstance(result, Iterator) or (
+                    not self.is_async and refuse_awaitable(self, result)))):  # (a sync tool's coroutine: review 265 #2)
                 # a generator's body, or any lazy iterator (a cursor, a map over a file), runs now, on this
                 # thread, inside the timeout (review 31), not later where the result is written
                 result = list(result) if stop is None else drain(result, stop)
@@ -433,12 +436,8 @@ class Tool(ToolArguments, Batching):
                     f"(content, artifact) tuple, but returned {type(result).__name__}."
                 )
             result, artifact = result
-        if inspect.isawaitable(result) or type(result) is _ASYNC_GENERATOR:
-            if inspect.iscoroutine(result):
-                result.close()  # never awaited: close it so Python does not warn later
-            raise ToolExecutionError(
-                f"Tool '{self.name}' returned an awaitable or async generator instead of a result; declare the "
-                "function `async def` (or keep functools.wraps on its decorator) so toolwire awaits it.")
+        if inspect.isawaitable(result) or type(result) is _ASYNC_GENERATOR:  # (an async tool's; a content part)
+            raise awaitable_error(self, result)
         try:
             content = result_to_content(result)
         except ToolResultError as exc:
@@ -498,11 +497,12 @@ class Tool(ToolArguments, Batching):
             UserError: ``timeout`` is not a positive number of seconds (NaN, a string, a bool...), the
                 tool is a method read from its class (``Class.method``: no instance to call it on), a
                 ``config`` was given, or a tool call has no non-empty ``"id"``.
-            ToolExecutionError: with ``handle_errors=False``, a ``response_format="content_and_artifact"``
-                tool returned something other than a ``(content, artifact)`` pair, a sync tool returned
-                an awaitable (use :meth:`ainvoke`), the tool call names another tool, or its arguments cannot be
-                read (given under two keys with different values: the tool is then not run; an error ToolMessage
-                saying so otherwise).
+            ToolExecutionError: a sync tool's function returned an awaitable or async generator (arguments form, or
+                a tool call with ``handle_errors=False``; :meth:`ainvoke` too): declare the function ``async def``,
+                or keep ``functools.wraps`` on its decorator, so toolwire awaits it. With ``handle_errors=False``,
+                also: a ``response_format="content_and_artifact"`` tool returned something other than a ``(content,
+                artifact)`` pair, the call names another tool, or its arguments cannot be read (given under two keys
+                with different values: the tool is then not run; an error ToolMessage saying so otherwise).
             Exception: whatever the function raises (arguments form, or ``handle_errors=False``);
                 StopIteration and BaseException subclasses arrive as ``RuntimeError`` (see the module).
         """
