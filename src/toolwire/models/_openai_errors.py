@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from toolwire._secrets import redact_url
 from toolwire.errors import ProviderError
 from toolwire.models._retry import _RETRY_ADVICE, NOT_FOUND_HINT, SERVER_FAILED_HINT
+from toolwire.models._status_hints import SPECIFIC_HINTS
 
 __all__ = ["SERVER_KEY_HINT", "adapt_error", "loading_hint", "own_server", "server_hint", "setup_hint",
            "unknown_endpoint"]
@@ -127,8 +128,9 @@ def adapt_error(error: ProviderError, base_url: str | None, *, compatible: bool)
         ``error``: a refusal of tools by a server started without tool calling, or of a model that cannot call
         tools (:func:`setup_hint`), gets the hint naming the flag or the model and is not retryable; on a compatible
         server llama-server's 503 "Loading model" gets :func:`loading_hint`'s (retryable), a 401/403
-        :data:`SERVER_KEY_HINT`, and on a server of the user's own a 404 or 5xx that kept its status's usual hint gets
-        :func:`server_hint`'s.
+        :data:`SERVER_KEY_HINT` (unless its hint says the account or location is the problem:
+        :data:`~toolwire.models._status_hints.SPECIFIC_HINTS`), and on a server of the user's own a 404 or 5xx
+        that kept its status's usual hint gets :func:`server_hint`'s.
     """
     message = str(error.args[0]) if error.args else ""
     hint = setup_hint(message)
@@ -137,7 +139,7 @@ def adapt_error(error: ProviderError, base_url: str | None, *, compatible: bool)
         error.hint, error.retryable, error.api_advice = hint, False, None
     elif loading is not None:  # temporary: retried as any 5xx, the hint saying so
         error.hint, error.retryable, error.api_advice = loading, True, _RETRY_ADVICE
-    elif compatible and error.status in (401, 403):
+    elif compatible and error.status in (401, 403) and error.hint not in SPECIFIC_HINTS:  # (not a location's: 263 #1)
         error.hint = SERVER_KEY_HINT
     elif (compatible and error.status is not None and error.hint in (NOT_FOUND_HINT, SERVER_FAILED_HINT)
           and own_server(base_url)):

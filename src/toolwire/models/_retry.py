@@ -37,6 +37,16 @@ from toolwire._printing import safe_text
 from toolwire._secrets import redact_url
 from toolwire.errors import ProviderError
 from toolwire.models._proxy_env import proxy_failure
+from toolwire.models._status_hints import (
+    _RETRY_ADVICE,
+    _TIMEOUT_ADVICE,
+    BILLING_CODES,
+    NOT_FOUND_HINT,
+    SERVER_FAILED_HINT,
+    api_key_hint,
+    billing_code,
+    status_hint,
+)
 
 __all__ = ["BILLING_CODES", "NOT_FOUND_HINT", "SERVER_FAILED_HINT", "RetryPolicy", "aclose_stream", "api_key_hint",
            "aretry_stream", "awith_retries", "body_message", "close_stream", "error_code", "error_message",
@@ -248,74 +258,6 @@ def stream_error_status(exc: BaseException) -> int | None:
     return error_status(error.get("type"), error.get("code")) if isinstance(error, dict) else None
 
 
-# the hints' clauses that name a Python argument (``ToolwireError.api_advice``: the CLI has no such option)
-_RETRY_ADVICE = ", or raise max_retries"
-_TIMEOUT_ADVICE = ", or raise timeout / max_retries"
-
-
-BILLING_CODES = frozenset({"insufficient_quota"})
-"""Error codes of a 429 that waiting cannot fix: OpenAI's ``insufficient_quota`` ("You exceeded your current quota,
-please check your plan and billing details": the account has no credit left or reached its spending limit;
-OpenAI's "Error codes" guide)."""
-
-_BILLING_HINT = ("The account has run out of credit or reached its spending limit (insufficient_quota): add credit "
-                 "or raise the limit in the provider's billing settings; retrying will not help.")
-
-
-def api_key_hint(key_env: str = "") -> str:
-    """The hint of an error that a bad API key caused: check the key (the environment variables ``key_env`` names,
-    e.g. ``"OPENAI_API_KEY"``) and its permissions."""
-    return f"Check the API key{f' ({key_env})' if key_env else ''} and its permissions."
-
-
-_CONTEXT_FULL = re.compile(
-    r"context_length_exceeded|context[ _](?:length|window|size)|prompt is too long|input token count"
-    r"|exceeds? the maximum number of tokens|too many (?:input )?tokens"
-    r"|`?inputs`? tokens \+ `?max_new_tokens`? must be|`?inputs`? must have less than \d+ tokens", re.IGNORECASE)
-"""How providers say a request is longer than the model's context (OpenAI's and vLLM's ``context_length_exceeded``,
-"maximum context length"; Anthropic's "prompt is too long"; Gemini's "The input token count ... exceeds the maximum
-number of tokens allowed"; llama.cpp's "exceeds the available context size"; TGI's HTTP 422 "`inputs` tokens +
-`max_new_tokens` must be <= 4096" and "`inputs` must have less than 4096 tokens": review 214 #5)."""
-_CONTEXT_HINT = ("The conversation is longer than the model's context window: shorten it (fewer or shorter messages "
-                 "and tool results), lower max_tokens, or use a model with a larger context window.")
-
-
-# the usual hints of a 404 and a 5xx (a server of the user's own gets its own: toolwire.models._openai_errors)
-NOT_FOUND_HINT = "Check the model name (and base_url)."
-SERVER_FAILED_HINT = "The provider failed on its side: try again later."
-
-
-def _status_hint(status: int, key_env: str, message: str = "", code: Any = None) -> str | None:
-    if status in (400, 413, 422) and _CONTEXT_FULL.search(f"{code or ''} {message}"):
-        return _CONTEXT_HINT
-    if status in (401, 403):
-        return api_key_hint(key_env)
-    if status == 404:
-        return NOT_FOUND_HINT
-    if status == 413:  # a body-size limit (Anthropic's request_too_large, nginx or a proxy): review 170 #10
-        return _TOO_LARGE_HINT
-    if status == 429:
-        return f"You hit a rate limit or quota: wait, send fewer requests at once{_RETRY_ADVICE}."
-    if status >= 500:
-        return SERVER_FAILED_HINT
-    if status == 400 and isinstance(code, str) and code.strip().lower() in _FILTER_CODES:
-        return _FILTER_HINT
-    if status in (400, 422):
-        return "The provider rejected the request; the message above says which field."
-    return None
-
-
-_TOO_LARGE_HINT = ("The request is larger than the server takes: shorten the conversation, the tool results or "
-                   "the images and files sent, or raise the server's (or proxy's) body-size limit.")
-
-_FILTER_CODES = frozenset({"content_filter", "content_policy_violation"})
-"""Error codes of a prompt a content filter refused: Azure OpenAI's ``content_filter`` (status 400, its "Content
-filtering" guide) and OpenAI's ``content_policy_violation``."""
-
-_FILTER_HINT = ("The provider's content filter refused the prompt, not its form: rephrase the request (the message "
-                "above may say why), or ask the deployment's owner about its filter settings.")
-
-
 def status_error(provider: str, status: int | None, message: str, *, key_env: str = "",
                  base_url: str | None = None, hint: str | None = None, code: Any = None) -> ProviderError:
     """Build the ProviderError for an HTTP status (``None``: no response, a connection failure or timeout),
@@ -325,12 +267,15 @@ def status_error(provider: str, status: int | None, message: str, *, key_env: st
     ``context_length_exceeded``, "prompt is too long"...) gets the hint to shorten the conversation; any other 413
     (a body-size limit: Anthropic's ``request_too_large``, nginx, a proxy) the hint to send less or raise the limit.
 
-    ``code`` is the error body's code or type, when the caller read one: a billing code (:data:`BILLING_CODES`,
-    OpenAI's ``insufficient_quota``, sent with status 429) is not retryable, and its hint says to add credit
-    rather than to wait."""
-    if isinstance(code, str) and code.strip().lower() in BILLING_CODES:
+    ``code`` is the error body's code or type, when the caller read one (OpenAI's ``code``, Anthropic's type,
+    Gemini's ``google.rpc`` status name): a billing code (:data:`BILLING_CODES`: OpenAI's ``insufficient_quota``,
+    sent with status 429, Anthropic's ``billing_error``) is not retryable, and its hint says to add credit rather
+    than to wait. The hint fits the error, not only its status (:func:`~toolwire.models._status_hints.status_hint`:
+    a 402 or Anthropic's "credit balance is too low" says to add credit, a location the provider does not serve
+    and Gemini's ``FAILED_PRECONDITION`` say so; review 263 #1)."""
+    if billing_code(code):
         return ProviderError(redact_url(message), provider=provider, status=status, retryable=False,
-                             hint=hint or _BILLING_HINT)
+                             hint=hint or status_hint(status or 402, key_env, message, code))
     message = redact_url(message)
     base_url = redact_url(base_url) if base_url else None
     if status is None:
@@ -340,7 +285,7 @@ def status_error(provider: str, status: int | None, message: str, *, key_env: st
         return ProviderError(message, provider=provider, status=None, retryable=True, hint=hint,
                              api_advice=_TIMEOUT_ADVICE if _TIMEOUT_ADVICE in hint else None)
     retryable = status in RETRYABLE_STATUS or status >= 500
-    hint = hint or _status_hint(status, key_env, message, code)
+    hint = hint or status_hint(status, key_env, message, code)
     return ProviderError(message, provider=provider, status=status, retryable=retryable, hint=hint,
                          api_advice=_RETRY_ADVICE if hint and _RETRY_ADVICE + "." in hint else None)
 

@@ -158,7 +158,9 @@ class ChatGoogleGenAI(SDKChatModel):
                 return ProviderError(redact_url(message), provider=self.provider)
             # a key Google refuses comes as 400 INVALID_ARGUMENT (not 401), its ErrorInfo saying API_KEY_INVALID
             hint = api_key_hint(_KEY_ENV) if any(r.startswith("API_KEY_") for r in _error_reasons(exc)) else None
-            return status_error(self.provider, code, message, key_env=_KEY_ENV, hint=hint)
+            status = getattr(exc, "status", None)  # the google.rpc status name, e.g. "FAILED_PRECONDITION"
+            return status_error(self.provider, code, message, key_env=_KEY_ENV, hint=hint,
+                                code=status if isinstance(status, str) else None)
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
 
 

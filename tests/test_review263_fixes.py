@@ -1,0 +1,125 @@
+"""Review 263: provider error advice, retry waits and Gemini's async timeout. Each test failed on the code before its
+fix.
+
+#1. An error that is not about a request field or the key got advice pointing the wrong way: Anthropic's 400 "credit
+    balance is too low" said "the message above says which field", its 402 ``billing_error`` had no hint at all,
+    OpenAI's 403 ``unsupported_country_region_territory`` said to check the API key, and Gemini's 400
+    ``FAILED_PRECONDITION`` ("User location is not supported") said "which field".
+#2. ``retry_backoff`` above the 20 s cap was lowered to it without a word, and jitter pushed waits past ``max_delay``
+    (documented as the longest wait).
+#3. Gemini's ``ainvoke`` bounded the whole non-stream call (headers and body) by ``timeout``, where ``invoke`` bounds
+    each read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from _queued_http import serving
+from toolwire.errors import ProviderError
+from toolwire.models._retry import status_error
+
+KEY = "sk-test-0123456789abcdef"
+
+
+def _anthropic_error(kind: str, message: str) -> dict:
+    return {"type": "error", "error": {"type": kind, "message": message}, "request_id": "req_1"}
+
+
+def _failure(run) -> ProviderError:
+    with pytest.raises(ProviderError) as caught:
+        run()
+    return caught.value
+
+
+# --- #1: the hint fits the error -----------------------------------------------------------------------------------
+
+_CREDIT = ("Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or "
+           "purchase credits.")
+
+
+@pytest.mark.parametrize("status, kind", [(400, "invalid_request_error"), (402, "billing_error")])
+def test_anthropic_billing_errors_say_to_add_credit(status, kind):
+    """Anthropic sends "credit balance is too low" as 400 ``invalid_request_error`` and documents 402
+    ``billing_error``: both get the billing hint (as OpenAI's ``insufficient_quota`` does), not "which field" or
+    none, and neither is retried."""
+    from toolwire.models import ChatAnthropic
+
+    with serving() as server:
+        server.queue += [(status, _anthropic_error(kind, _CREDIT))] * 3
+        model = ChatAnthropic("claude-sonnet-4-6", api_key=KEY, base_url=server.url, retry_backoff=0.001)
+        error = _failure(lambda: model.invoke("hi"))
+    assert error.status == status and not error.retryable and len(server.requests) == 1
+    assert "add credit" in (error.hint or "") and "which field" not in str(error)
+
+
+def test_anthropic_billing_error_event_in_a_stream_says_to_add_credit():
+    """The same type sent as a stream ``error`` event (read as status 402) gets the billing hint too."""
+    error = status_error("anthropic", 402, "Your credit balance is too low.", key_env="ANTHROPIC_API_KEY",
+                         code="billing_error")
+    assert not error.retryable and "add credit" in (error.hint or "")
+
+
+def test_openai_unsupported_country_does_not_blame_the_key():
+    """OpenAI's 403 ``unsupported_country_region_territory`` is about where the request comes from, not the key."""
+    from toolwire.models import ChatOpenAI
+
+    body = {"error": {"message": "Country, region, or territory not supported", "type": "request_forbidden",
+                      "param": None, "code": "unsupported_country_region_territory"}}
+    with serving("/v1") as server:
+        server.queue.append((403, body))
+        model = ChatOpenAI("gpt-4o", api_key=KEY, base_url=server.url, compatible=False)
+        error = _failure(lambda: model.invoke("hi"))
+    assert error.status == 403 and not error.retryable
+    assert "Check the API key" not in (error.hint or "") and "country or region" in (error.hint or "")
+
+
+@pytest.mark.parametrize("mode", ["invoke", "ainvoke"])
+def test_gemini_failed_precondition_says_the_location_is_not_served(mode):
+    """Gemini's 400 ``FAILED_PRECONDITION`` ("User location is not supported for the API use"; the free tier is not
+    offered in every country) is no field error: the hint says so, and how to get past it."""
+    from toolwire.models import ChatGoogleGenAI
+
+    body = {"error": {"code": 400, "message": "User location is not supported for the API use.",
+                      "status": "FAILED_PRECONDITION"}}
+    with serving() as server:
+        server.queue.append((400, body))
+        model = ChatGoogleGenAI("gemini-2.5-flash", api_key="AIza-test-0123456789", base_url=server.url)
+        run = model.invoke if mode == "invoke" else (lambda text: asyncio.run(model.ainvoke(text)))
+        error = _failure(lambda: run("hi"))
+    assert error.status == 400 and not error.retryable
+    assert "which field" not in str(error) and "location" in (error.hint or "")
+    assert "billing" in (error.hint or "")
+
+
+def test_other_errors_keep_their_hints():
+    """What was right stays: a malformed request's 400 names the field, a 401/403 the key, a context too long says
+    to shorten, OpenAI's 429 ``insufficient_quota`` says to add credit."""
+    assert "which field" in status_error("google", 400, "Invalid value at 'contents'", code="INVALID_ARGUMENT").hint
+    assert "which field" in status_error("anthropic", 400, "messages: field required",
+                                         code="invalid_request_error").hint
+    assert "Check the API key" in status_error("openai", 403, "You are not allowed", key_env="OPENAI_API_KEY").hint
+    assert "Check the API key" in status_error("google", 403, "Permission denied", code="PERMISSION_DENIED").hint
+    assert "Check the API key" in status_error("anthropic", 401, "invalid x-api-key",
+                                               code="authentication_error").hint
+    assert "shorten" in status_error("anthropic", 400, "prompt is too long: 210000 tokens > 200000 maximum").hint
+    quota = status_error("openai", 429, "You exceeded your current quota", code="insufficient_quota")
+    assert not quota.retryable and "add credit" in quota.hint
+
+
+def test_a_compatible_server_keeps_a_location_or_billing_hint():
+    """On an OpenAI-compatible gateway, a 401/403 gets the hint to pass the server's own key, unless the error said
+    it is about the location or billing (a gateway passing OpenAI's refusal on)."""
+    from toolwire.models._openai_errors import SERVER_KEY_HINT, adapt_error
+
+    plain = adapt_error(status_error("openai", 403, "Forbidden"), "https://gw.example.com/v1", compatible=True)
+    assert plain.hint == SERVER_KEY_HINT
+    where = adapt_error(status_error("openai", 403, "Country, region, or territory not supported",
+                                     code="unsupported_country_region_territory"),
+                        "https://gw.example.com/v1", compatible=True)
+    assert "country or region" in where.hint
+
+
+# --- #2: retry waits keep their documented limits -------------------------------------------------------------------
