@@ -14,6 +14,7 @@ fix.
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
@@ -123,3 +124,54 @@ def test_a_compatible_server_keeps_a_location_or_billing_hint():
 
 
 # --- #2: retry waits keep their documented limits -------------------------------------------------------------------
+
+@pytest.fixture
+def jitter_at(monkeypatch):
+    """Fix the jitter's random factor at its top (``"high"``) or bottom (``"low"``) end."""
+    from toolwire.models import _retry
+
+    def pick(end: str) -> None:
+        monkeypatch.setattr(_retry.random, "uniform", (lambda a, b: b) if end == "high" else (lambda a, b: a))
+    return pick
+
+
+def test_jitter_never_pushes_a_wait_past_max_delay(jitter_at):
+    """``max_delay`` is the longest wait: a wait that reached it is not pushed up to 25 s by the jitter."""
+    from toolwire.models._retry import RetryPolicy
+
+    policy = RetryPolicy(max_retries=10)
+    jitter_at("high")
+    assert [policy.delay(n) for n in range(1, 11)][-1] == policy.max_delay == 20.0
+    assert max(policy.delay(n) for n in range(1, 11)) <= policy.max_delay
+    assert policy.delay(1) == pytest.approx(0.625)  # (below the cap, the jitter still spreads the waits)
+    jitter_at("low")
+    assert policy.delay(10) == pytest.approx(15.0) and policy.delay(1) == pytest.approx(0.375)
+
+
+def test_a_retry_backoff_above_the_cap_is_honoured(jitter_at):
+    """``retry_backoff`` is "seconds before the first retry": 60 waits about 60 s (not 15-25 s), and no wait is longer
+    than it; a server's Retry-After may ask for as long too."""
+    from toolwire.models import ChatOpenAI
+    from toolwire.models._retry import RetryPolicy
+
+    policy = ChatOpenAI("gpt-4o", api_key=KEY, base_url="http://127.0.0.1:9/v1", compatible=False,
+                        retry_backoff=60).retry_policy
+    jitter_at("high")
+    assert policy.delay(1) == 60.0 and policy.delay(2) == 60.0
+    jitter_at("low")
+    assert policy.delay(1) == pytest.approx(45.0)
+    assert policy.delay(1, server_hint=100) == 60.0 and policy.delay(1, server_hint=30) == 30.0
+    assert RetryPolicy().delay(1, server_hint=100) == 20.0  # (the default's cap stays 20 s)
+
+
+def test_random_waits_stay_within_their_limits():
+    """Sampled, not fixed: every wait of the default policy is at most 20 s, and with ``retry_backoff=60`` the first
+    is never below 45 s."""
+    from toolwire.models._retry import RetryPolicy
+
+    random.seed(263)
+    assert max(RetryPolicy().delay(7) for _ in range(500)) <= 20.0
+    assert min(RetryPolicy(initial_delay=60).delay(1) for _ in range(500)) >= 45.0
+
+
+# --- #3: Gemini's async timeout bounds each read --------------------------------------------------------------------

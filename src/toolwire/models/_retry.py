@@ -67,11 +67,14 @@ class RetryPolicy:
 
     Attributes:
         max_retries: retries after the first attempt (0 = try once).
-        initial_delay: seconds before the first retry; each next one waits ``multiplier`` times longer.
-        max_delay: the longest wait in seconds (also caps a server's ``Retry-After``).
+        initial_delay: seconds before the first retry (a model's ``retry_backoff``); each next one waits
+            ``multiplier`` times longer, up to the longest wait.
+        max_delay: the longest wait in seconds (also caps a server's ``Retry-After``), unless ``initial_delay`` is
+            longer: then that is the longest wait, so a ``retry_backoff`` above ``max_delay`` is kept, not lowered
+            (``retry_backoff=60``: about 60 s before each retry; review 263 #2).
         multiplier: backoff factor.
         jitter: each wait is scaled by a random factor in ``[1 - jitter, 1 + jitter]``, so many clients
-            that failed together do not retry together.
+            that failed together do not retry together; the longest wait still holds after it.
     """
 
     max_retries: int = 2
@@ -81,11 +84,14 @@ class RetryPolicy:
     jitter: float = 0.25
 
     def delay(self, retry: int, server_hint: float | None = None) -> float:
-        """Seconds to wait before retry number ``retry`` (1-based)."""
+        """Seconds to wait before retry number ``retry`` (1-based): ``server_hint`` (the server's ``Retry-After``, in
+        seconds) when given, else the backoff with jitter; either at most the longest wait (``max_delay``, or
+        ``initial_delay`` when that is longer)."""
+        longest = max(self.max_delay, self.initial_delay)
         if server_hint is not None and server_hint >= 0:
-            return min(server_hint, self.max_delay)
-        base = min(self.initial_delay * self.multiplier ** (retry - 1), self.max_delay)
-        return max(0.0, base * random.uniform(1 - self.jitter, 1 + self.jitter))
+            return min(server_hint, longest)
+        base = min(self.initial_delay * self.multiplier ** (retry - 1), longest)
+        return min(max(0.0, base * random.uniform(1 - self.jitter, 1 + self.jitter)), longest)
 
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)s\s*$")  # a google.protobuf.Duration in JSON: "7s", "0.5s"
@@ -163,7 +169,7 @@ def retry_after(exc: BaseException) -> float | None:
     Read from the HTTP response's ``retry-after-ms`` or ``Retry-After`` header (seconds, or an HTTP-date such as
     ``Wed, 21 Oct 2015 07:28:00 GMT``, counted from the response's ``Date``), else from the error body's
     ``google.rpc.RetryInfo`` ``retryDelay`` (``"7s"``), where Gemini gives it. :meth:`RetryPolicy.delay` caps it
-    at ``max_delay``.
+    at the longest wait (``max_delay``, or ``initial_delay`` when that is longer).
 
     Args:
         exc: an SDK error (its ``response`` headers; its ``details`` or ``body``, the decoded error body).
