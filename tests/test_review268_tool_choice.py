@@ -12,6 +12,7 @@ import warnings
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from toolwire import Agent, tool
 from toolwire.errors import MaxStepsExceeded
@@ -146,3 +147,63 @@ def test_max_steps_exceeded_of_a_run_that_could_end_keeps_its_advice() -> None:
                   repeat_calls="run")
     with pytest.raises(MaxStepsExceeded, match="raise max_steps"):
         agent.invoke("weather?")
+
+
+# ---- 3: with_structured_output of a schema named like a tool_choice mode ----
+
+_MODES = ["none", "auto", "required", "any"]
+
+
+def _schema(title: str) -> dict[str, Any]:
+    return {"title": title, "type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+
+
+@pytest.mark.parametrize("title", _MODES)
+def test_a_schema_titled_as_a_mode_forces_its_tool(title: str) -> None:
+    model = ScriptedChatModel([lambda messages: AIMessage("", tool_calls=[
+        {"name": model.requests[-1].tools[0], "args": {"ok": True}, "id": "c1"}])])
+    assert model.with_structured_output(_schema(title)).invoke("ok?") == {"ok": True}
+    sent = model.requests[-1]
+    assert sent.tool_choice == sent.tools[0] and sent.tool_choice not in _MODES
+    assert sent.tool_choice.startswith(title)
+
+
+def test_a_pydantic_class_named_as_a_mode_forces_its_tool() -> None:
+    class none(BaseModel):  # (the class name is the point)
+        ok: bool
+
+    model = ScriptedChatModel([lambda messages: AIMessage("", tool_calls=[
+        {"name": model.requests[-1].tool_choice, "args": {"ok": True}, "id": "c1"}])])
+    assert model.with_structured_output(none).invoke("ok?") == none(ok=True)
+    assert model.requests[-1].tool_choice not in _MODES
+
+
+@pytest.mark.parametrize("title", _MODES)
+def test_a_tool_dict_named_as_a_mode_forces_its_tool(title: str) -> None:
+    parameters = {key: value for key, value in _schema(title).items() if key != "title"}
+    spec = {"type": "function", "function": {"name": title, "description": "Answer.", "parameters": parameters}}
+    bound = ScriptedChatModel(["x"]).with_structured_output(spec).model
+    assert bound.tool_choice == bound.tools[0].name and bound.tool_choice not in _MODES
+
+
+@pytest.mark.parametrize("title", _MODES)
+def test_anthropic_sends_the_schema_tool_forced(title: str) -> None:
+    llm = ChatAnthropic("claude-sonnet-4-5", api_key="x")
+    bound = llm.with_structured_output(_schema(title)).model
+    body = bound._lower(bound._request("ok?", {}))
+    assert body["tool_choice"] == {"type": "tool", "name": body["tools"][0]["name"], "disable_parallel_tool_use": True}
+
+
+@pytest.mark.parametrize("responses", [False, True])
+@pytest.mark.parametrize("title", _MODES)
+def test_openai_sends_the_schema_tool_forced(title: str, responses: bool) -> None:
+    llm = ChatOpenAI("gpt-4o", api_key="sk-x", use_responses_api=responses)
+    bound = llm.with_structured_output(_schema(title)).model
+    body = bound._lower(bound._request("ok?", {}))
+    name = bound.tools[0].name
+    assert body["tool_choice"] in ({"type": "function", "function": {"name": name}}, {"type": "function", "name": name})
+
+
+def test_a_schema_with_an_ordinary_title_keeps_its_name() -> None:
+    bound = ScriptedChatModel(["x"]).with_structured_output(_schema("Decision")).model
+    assert bound.tool_choice == "Decision" == bound.tools[0].name

@@ -4,12 +4,16 @@ re-exports :func:`_check_tool_choice`, when it neared 600 lines)."""
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolwire.errors import UserError
 
-__all__ = ["_check_tool_choice"]
+if TYPE_CHECKING:
+    from toolwire.tools import ToolSpec
+
+__all__ = ["_check_tool_choice", "forceable"]
 
 
 _CHOICE_TYPES = {"auto": "auto", "none": "none", "any": "required", "required": "required"}
@@ -61,3 +65,21 @@ def _check_tool_choice(choice: Any, names: list[str]) -> str | None:
         f"({bound}), or a dict such as {{'type': 'any'}} or "
         "{'type': 'tool', 'name': ...}."
     )
+
+
+_MODE_WORDS = frozenset(("auto", "none", "required", "any"))
+"""The ``tool_choice`` strings :func:`_check_tool_choice` reads as a mode, never as a tool's name."""
+
+
+def forceable(spec: ToolSpec) -> ToolSpec:
+    """``spec``, the tool :meth:`~toolwire.models.base.BaseChatModel.with_structured_output` forces, renamed
+    ``"<name>_output"`` when its name is also a ``tool_choice`` mode (``"none"``, ``"auto"``, ``"required"``,
+    ``"any"``: a schema titled so, a pydantic class ``none``), else unchanged (the same object).
+
+    The neutral ``tool_choice`` every provider and the embedded model lower is a string, a mode or a tool's name, so
+    the name ``"none"`` would go out as the mode (tools off) and the call could never come; ``bind_tools`` refuses to
+    force such a tool for that reason, and ``with_structured_output``, which takes no tool name, names its tool
+    itself (review 268 #3). The value read from the call is the same; the model sees the new name."""
+    if spec.name not in _MODE_WORDS:
+        return spec
+    return dataclasses.replace(spec, name=f"{spec.name}_output")

@@ -35,7 +35,7 @@ from toolwire.messages import (
 from toolwire.models._one_call import OutputTool, one_call, one_call_async_stream, one_call_stream
 from toolwire.models._reply_chunks import calls_as_streamed, message_to_chunks
 from toolwire.models._runnable import RunnableMethods, bound_repr
-from toolwire.models._tool_choice import _check_tool_choice
+from toolwire.models._tool_choice import _check_tool_choice, forceable
 from toolwire.models._tool_conversion import (
     ServerTool,
     ToolDictSpec,
@@ -232,10 +232,11 @@ class BaseChatModel(RunnableMethods, Batching):
                                method: str = "function_calling", retries: int = 0) -> StructuredOutput:
         """Return a model that answers with one value of ``schema``, read from a forced tool call.
 
-        The new model binds one tool made from ``schema`` (it replaces any tools bound here) with
-        ``tool_choice`` set to it (Anthropic with extended thinking, which cannot force a tool, gets ``"auto"`` and
-        a warning); this model is unchanged. Each reply keeps at most one call (:mod:`toolwire.models._one_call`:
-        of several calls of the tool, the first whose arguments fit the schema, else the first);
+        The new model binds one tool made from ``schema`` (it replaces any tools bound here; one named as a
+        ``tool_choice`` mode, ``"none"``..., is named ``"none_output"``) with ``tool_choice`` set to it (Anthropic
+        with extended thinking, which cannot force a tool, gets ``"auto"`` and a warning); this model is unchanged.
+        Each reply keeps at most one call (:mod:`toolwire.models._one_call`: of several calls of the tool, the first
+        whose arguments fit the schema, else the first);
         the provider is asked for one call too (``parallel_tool_calls=False``: Anthropic's
         ``disable_parallel_tool_use``, the embedded model's grammar), except where the field may be refused
         (:meth:`_structured_parallel`: ``ChatOpenAI`` sends it only when this model was bound with it). On the
@@ -272,6 +273,7 @@ class BaseChatModel(RunnableMethods, Batching):
                             "output from a forced tool call, method='function_calling'; leave method out.")
 
         spec, read = output_tool(schema)
+        spec = forceable(spec)  # (a name that is also a tool_choice mode, "none"..., renamed: review 268 #3)
         # one call: kept here whatever the provider does, and asked of it where the field is always taken
         bound = self.bind_tools([spec], tool_choice=self._structured_choice(spec.name),
                                 parallel_tool_calls=self._structured_parallel(), strict=strict)

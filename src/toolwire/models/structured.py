@@ -1,7 +1,9 @@
 """Structured output: a chat model that answers with one value of a schema, through a forced tool call.
 
 ``model.with_structured_output(Schema)`` binds one tool whose arguments are the schema's fields and forces
-the model to call it (``tool_choice`` set to its name), then reads the call's arguments as a value of the
+the model to call it (``tool_choice`` set to its name; a name that is also a ``tool_choice`` mode, ``"none"``,
+``"auto"``, ``"required"`` or ``"any"``, is sent as ``"none_output"``..., which cannot be read as the mode:
+:func:`~toolwire.models._tool_choice.forceable`, review 268 #3), then reads the call's arguments as a value of the
 schema. This is how LangChain's ``with_structured_output`` works by default (``method="function_calling"``)
 and what Pydantic AI calls an output tool; every provider toolwire drives can force a tool call, and on the
 embedded model the call is generated under a grammar made from the schema, which holds its arguments to the
