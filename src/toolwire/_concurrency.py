@@ -194,28 +194,33 @@ class _Main:
                 self.answers = answers
             raise
 
-    def note(self, answers: list[Any]) -> None:
-        """Keep ``answers``, the tool answers finished so far, for a Ctrl-C (see :func:`answers_sink`)."""
+    def note(self, answers: list[Any] | Callable[[], list[Any]]) -> None:
+        """Keep ``answers``, the tool answers finished so far, or a function that lists them when called, for a
+        Ctrl-C (see :func:`answers_sink`)."""
         self.answers = answers
 
     def keep(self, interrupt: BaseException) -> None:
         """Put the answers kept at the cancellation on ``interrupt`` as ``tool_messages`` (an Agent adds them to
-        the conversation on the error, so a resumed run does not run those calls again)."""
+        the conversation on the error, so a resumed run does not run those calls again): the list kept, or the one
+        the function kept returns now."""
         from toolwire._error_state import mark
 
-        if isinstance(self.answers, list) and self.answers and "tool_messages" not in vars(interrupt):
+        answers = self.answers() if callable(self.answers) else self.answers
+        if isinstance(answers, list) and answers and "tool_messages" not in vars(interrupt):
             with contextlib.suppress(AttributeError, TypeError):
-                interrupt.tool_messages = self.answers  # type: ignore[attr-defined]
+                interrupt.tool_messages = answers  # type: ignore[attr-defined]
                 mark(interrupt)
 
 
-def answers_sink() -> Callable[[list[Any]], None] | None:
+def answers_sink() -> Callable[[list[Any] | Callable[[], list[Any]]], None] | None:
     """Where the coroutine a sync call runs (:func:`run_coroutine_sync`) hands the tool answers finished so far, so
     that a Ctrl-C carries them (:meth:`_Main.keep`) even when its task cannot end in time.
 
     Returns:
-        A function taking the list of answers (each call replaces the last), or None when the running task is not
-        the one a sync call runs (the async API, or code inside a tool).
+        A function taking the list of answers, or a function of no arguments that returns that list when a Ctrl-C
+        asks for it (so a reply of N calls is listed once, not as each call ends: review 266 #2); each call
+        replaces the last. None when the running task is not the one a sync call runs (the async API, or code
+        inside a tool).
     """
     main = _SYNC_CALL.get()
     if main is None or main.task is None or main.task is not asyncio.current_task():

@@ -353,12 +353,8 @@ class ToolExecutor:
 
         if checked:  # each call a task, one call too: a run cancelled while a tool ignores it must still end (_stop)
             tasks = [asyncio.ensure_future(answer(c, a)) for c, a in zip(checked, checked_args, strict=True)]
-            if (sink := answers_sink()) is not None:  # a sync call: its Ctrl-C gets the answers as they finish
-                def note(_: Any) -> None:
-                    sink(_finished(tasks))
-
-                for task in tasks:
-                    task.add_done_callback(note)
+            if (sink := answers_sink()) is not None:  # a sync call: its Ctrl-C gets the answers finished by then,
+                sink(lambda: _finished(tasks))  # listed only when asked (review 266 #2: relisted per call, O(N^2))
             try:  # (not gather: cancelled, it waits for every call to end, a stuck one too; review 65)
                 await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
                 for task in tasks:  # the first failure in call order, raised
@@ -376,9 +372,7 @@ class ToolExecutor:
                         given_up[i] = self._error(stopped_text(name, own), checked[i], name)
                 answers = [given_up[i] if i in given_up else t.result() for i, t in enumerate(tasks)
                            if i in given_up or _answered(t)]
-                if sink is not None:  # (the calls given up end later: their ends must not drop these answers)
-                    for task in tasks:
-                        task.remove_done_callback(note)
+                if sink is not None:  # (with the answers of the calls given up, which a listing would leave out)
                     sink(answers)
                 own = _keep_answers(failure, answers)
                 if own is caught:
