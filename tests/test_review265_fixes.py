@@ -14,6 +14,10 @@ from __future__ import annotations
 import _thread
 import asyncio
 import collections
+import json
+import warnings
+
+import pytest
 
 from toolwire import Agent, AIMessage, ToolExecutor, tool
 from toolwire.testing import ScriptedChatModel
@@ -76,3 +80,52 @@ def test_the_workers_own_keyboard_interrupt_is_raised_as_it_is():
 
     interrupt = _interrupted(lambda: asyncio.run(cell()))
     assert str(interrupt) == "mine"
+
+
+# --- #3: an Anthropic tool_use whose input is not an object ----------------------------------------------------------
+
+def _reply(given):
+    return {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-x", "stop_reason": "tool_use",
+            "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1},
+            "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": given}]}
+
+
+def _streamed(given, *, in_start=False):
+    from toolwire.messages import merge_chunks
+    from toolwire.models.lowering._anthropic_replies import StreamState
+
+    start = {**_reply({}), "content": [], "stop_reason": None}
+    block = {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": given if in_start else {}}
+    events = [{"type": "message_start", "message": start},
+              {"type": "content_block_start", "index": 0, "content_block": block}]
+    if not in_start:  # (as Anthropic streams it: the input's JSON text in input_json_delta pieces)
+        text = json.dumps(given)
+        events += [{"type": "content_block_delta", "index": 0,
+                    "delta": {"type": "input_json_delta", "partial_json": part}} for part in (text[:1], text[1:])]
+    events += [{"type": "content_block_stop", "index": 0},
+               {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 1}}]
+    state = StreamState()
+    chunks = [chunk for event in events if (chunk := state.feed(event)) is not None]
+    return merge_chunks([*chunks, state.finish()]).to_message()
+
+
+def _calls(message):
+    return ([call["args"] for call in message.tool_calls],
+            [(call["name"], call["args"], call["error"]) for call in message.invalid_tool_calls])
+
+
+@pytest.mark.parametrize("given", [[1, 2], 5, True, "Oslo", '{"city": "Oslo"}', {"city": "Oslo"}])
+def test_anthropic_input_that_is_not_an_object_reads_the_same_on_invoke_and_stream(given):
+    from anthropic.types import Message
+
+    from toolwire.models.lowering._anthropic_replies import parse_response
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (pydantic's serializer warning was one UserWarning of 13 entries)
+        whole = parse_response(Message.construct(**_reply(given)), tool_names=["get_weather"])
+    assert _calls(whole) == _calls(parse_response(_reply(given), tool_names=["get_weather"]))
+    assert _calls(whole) == _calls(_streamed(given)) == _calls(_streamed(given, in_start=True))
+    if not isinstance(given, dict) and given != '{"city": "Oslo"}':
+        [(name, args, error)] = _calls(whole)[1]
+        assert (name, args) == ("get_weather", json.dumps(given))
+        assert "got a JSON" in error and "Python" not in error

@@ -45,9 +45,24 @@ def _usage(raw: dict[str, Any] | None) -> Any:
 
 
 def _as_dict(obj: Any) -> dict[str, Any]:
+    """``obj``, a reply or stream event (the SDK's object, or a dict), as a dict. A field of the wrong type (a
+    proxy's ``tool_use`` ``input`` of ``[1, 2]``) is dumped as it is, without pydantic's serializer warning, which
+    reached the user from ``invoke`` but not from ``stream`` (review 265 #3)."""
     if isinstance(obj, dict):
         return obj
-    return obj.model_dump(mode="json", exclude_none=True)  # type: ignore[no-any-return]
+    return obj.model_dump(mode="json", exclude_none=True, warnings=False)  # type: ignore[no-any-return]
+
+
+def _arguments(given: Any) -> Any:
+    """The arguments of a ``tool_use`` block whose ``input`` is ``given``: an object (or None) as it is; any other
+    value as its JSON text, the text a stream's ``input_json_delta`` pieces give for it, so that the invalid call and
+    its error ("got a JSON array") are the same through ``invoke`` and ``stream`` (review 265 #3)."""
+    if given is None or isinstance(given, dict):
+        return given
+    try:
+        return json.dumps(given, ensure_ascii=False)
+    except (TypeError, ValueError):  # (not from JSON: left to the reader's own error)
+        return given
 
 
 def _metadata(model: Any, finish: Any, container: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -104,7 +119,7 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
     if not isinstance(blocks, list):
         raise not_a_reply(data, "content")
     text = "".join(b.get("text") or "" for b in blocks if b.get("type") == "text")
-    calls = [native_call(b.get("name"), b.get("input"), b.get("id"), tool_names)
+    calls = [native_call(b.get("name"), _arguments(b.get("input")), b.get("id"), tool_names)
              for b in blocks if b.get("type") == "tool_use"]
     error = _CUT_ERRORS.get(str(data.get("stop_reason")))
     if error and blocks and blocks[-1].get("type") == "tool_use" and calls:
@@ -198,11 +213,13 @@ class StreamState:
         elif kind == "content_block_stop":
             block = self.blocks.get(index) or {}
             given = block.get("input")
-            if block.get("type") == "tool_use" and isinstance(given, dict) and not self.merger.has_args(index):
+            if block.get("type") == "tool_use" and given is not None and not self.merger.has_args(index):
                 # the whole input came in the block's start and no input_json_delta followed (some compatible
                 # servers and proxies send it so; review 33): it is the call's arguments. An empty one is "{}": the
-                # block closed, so the call was whole, not cut before its arguments began (review 82)
-                piece = self.merger.add(index=index, args=json.dumps(given, ensure_ascii=False))
+                # block closed, so the call was whole, not cut before its arguments began (review 82); one that is
+                # not an object is refused as parse_response refuses it (review 265 #3: the call ran with {})
+                text = json.dumps(given, ensure_ascii=False) if isinstance(given, dict) else _arguments(given)
+                piece = self.merger.add(index=index, args=text if isinstance(text, str) else str(text))
                 return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
         elif kind == "message_delta":
             self.finish_reason = (data.get("delta") or {}).get("stop_reason") or self.finish_reason
