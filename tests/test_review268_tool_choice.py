@@ -15,7 +15,7 @@ import pytest
 from pydantic import BaseModel
 
 from toolwire import Agent, tool
-from toolwire.errors import MaxStepsExceeded
+from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.messages import AIMessage, ToolMessage
 from toolwire.models import ChatAnthropic, ChatOpenAI
 from toolwire.testing import ScriptedChatModel
@@ -207,3 +207,14 @@ def test_openai_sends_the_schema_tool_forced(title: str, responses: bool) -> Non
 def test_a_schema_with_an_ordinary_title_keeps_its_name() -> None:
     bound = ScriptedChatModel(["x"]).with_structured_output(_schema("Decision")).model
     assert bound.tool_choice == "Decision" == bound.tools[0].name
+
+
+# ---- 4: Agent(parallel_tool_calls=...) / Agent(strict=...) name the way that works ----
+
+@pytest.mark.parametrize("option, value", [("parallel_tool_calls", False), ("strict", True)])
+def test_agent_refuses_a_binding_setting_with_the_way_that_works(option: str, value: bool) -> None:
+    with pytest.raises(UserError) as caught:
+        Agent(ScriptedChatModel(["x"]), [get_weather], **{option: value})
+    message = str(caught.value)
+    assert f"Agent(model.bind_tools([], {option}={value}), tools)" in message
+    assert "use one of" not in message and message.count(". ") == 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar, cast
 
 from toolwire.errors import UserError
@@ -162,6 +162,12 @@ refused with what to do instead rather than a "did you mean" of another option (
 model reads, so its advice is to put them in the question or the system prompt (review 200 #3: it was the ``deps``
 advice, which hides them from the model)."""
 
+_BOUND_WITH_TOOLS = {"parallel_tool_calls": False, "strict": True}
+"""The settings of a model's ``bind_tools`` that an Agent keeps from the model it is given but does not take itself
+(common Agent settings elsewhere: the OpenAI Agents SDK's ``ModelSettings(parallel_tool_calls=...)``): refused with
+``Agent(model.bind_tools([], parallel_tool_calls=False), tools)``, as the README says (review 268 #4), the value
+given shown, or this one when it is not a bool."""
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -181,7 +187,7 @@ def check_keywords(owner: str, given: Iterable[str], known: Iterable[str]) -> No
 
     Args:
         owner: what takes the options, as the message names it (``"ChatOpenAI"``, ``"load_tools"``).
-        given: the keyword names passed.
+        given: the keyword names passed (or the keywords, a dict, whose value the advice may show).
         known: the names ``owner`` takes.
 
     Raises:
@@ -189,7 +195,8 @@ def check_keywords(owner: str, given: Iterable[str], known: Iterable[str]) -> No
             least :data:`CLOSE` alike, or the toolwire name of another library's option, :data:`RENAMED`), what to do
             instead for another library's option toolwire has none for (:data:`ADVICE` for a tool's maker,
             :data:`AGENT_ADVICE` for the Agent, :data:`MODEL_ADVICE` for a model class, one taking
-            ``model_kwargs``), or the list of the options when none is close.
+            ``model_kwargs``; the Agent's ``parallel_tool_calls`` and ``strict`` are bound on its model first,
+            :data:`_BOUND_WITH_TOOLS`), or the list of the options when none is close.
     """
     names = list(dict.fromkeys(known))
     for key in given:
@@ -198,6 +205,11 @@ def check_keywords(owner: str, given: Iterable[str], known: Iterable[str]) -> No
                 raise UserError(f"Unknown {owner} option {key!r}: {advice}.")
             if (advice := AGENT_ADVICE.get(str(key))) is not None and owner == "Agent":
                 raise UserError(f"Unknown {owner} option {key!r}: {advice}.")
+            if key in _BOUND_WITH_TOOLS and owner == "Agent":  # (review 268 #4: the way that works, as the README's)
+                value = given.get(key) if isinstance(given, Mapping) else None
+                shown = value if isinstance(value, bool) else _BOUND_WITH_TOOLS[key]
+                raise UserError(f"Unknown {owner} option {key!r}: bind it on the model first, Agent(model.bind_tools("
+                                f"[], {key}={shown}), tools), and the Agent keeps it when it binds its tools.")
             if (advice := MODEL_ADVICE.get(str(key))) is not None and "model_kwargs" in names:  # (a model class)
                 raise UserError(f"Unknown {owner} option {key!r}: {advice.format(owner=owner)}.")
             renamed = RENAMED.get(str(key))
