@@ -37,13 +37,15 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolwire._printing import safe_text
-from toolwire._schema_patterns import check_schema, linear_keywords, pattern_found, warn_unchecked_patterns
-from toolwire._schema_refs import MAX_SCHEMA_DEPTH, SCHEMA_KEYS, SCHEMA_MAP_KEYS
+from toolwire._schema_patterns import check_schema, linear_keywords, warn_unchecked_patterns
+from toolwire._schema_patterns import pattern_found as pattern_found  # (read from here by older code)
+from toolwire._schema_refs import MAX_SCHEMA_DEPTH, SCHEMA_KEYS, SCHEMA_MAP_KEYS, copy_data
 from toolwire._signature import function_name
 from toolwire._tool_checks import check_params_taken
 from toolwire.errors import SchemaError, ToolValidationError, UserError
 from toolwire.interop._schema_fixes import declare_required, openapi_nullable, undeclared_required, warn_declared
 from toolwire.interop._union_errors import describe_error
+from toolwire.interop._whole_numbers import whole_integers
 
 __all__ = [
     "normalize_parameters",
@@ -177,6 +179,27 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool",
 
 def _normalize(parameters: Mapping[str, Any], tool_name: str, dialect_form: bool) -> tuple[dict[str, Any], list[str]]:
     """:func:`normalize_parameters`, and the keys :func:`~toolwire.interop._schema_fixes.declare_required` declared."""
+    ordered, declared, validator, _ = _checked_form(parameters, tool_name)
+    return (ordered if dialect_form else _sent_form(ordered, parameters, validator)), declared
+
+
+def _sent_form(ordered: dict[str, Any], parameters: Mapping[str, Any], validator: Any) -> dict[str, Any]:
+    """The 2020-12 form providers get of ``ordered``, the dialect form of ``parameters`` (``validator``'s dialect):
+    ``ordered`` itself when that is 2020-12 already, else a new schema that shares nothing with it."""
+    if "$schema" in parameters and validator is not _jsonschema().Draft202012Validator:
+        return _tuples_as_2020(copy_data(ordered))  # type: ignore[no-any-return]
+    return ordered
+
+
+def _checked_form(parameters: Mapping[str, Any], tool_name: str) -> tuple[dict[str, Any], list[str], Any, bool]:
+    """Check ``parameters`` against its dialect's meta-schema (once: about 2 ms per property, review 266 #4) and
+    return its dialect form (``normalize_parameters(..., dialect_form=True)``), the keys declared, the ``jsonschema``
+    validator class of its dialect, and whether that check covers the form returned too (:func:`_refs_checked`),
+    so :func:`_validator` need not check it again.
+
+    Raises:
+        SchemaError: as :func:`normalize_parameters`.
+    """
     from toolwire.schema import inline_refs
 
     if not isinstance(parameters, Mapping):
@@ -211,9 +234,31 @@ def _normalize(parameters: Mapping[str, Any], tool_name: str, dialect_form: bool
     if "required" in ordered and not ordered["required"]:
         del ordered["required"]
     declared = declare_required(ordered)  # (a required key it does not declare takes any value: review 198 #2)
-    if not dialect_form and "$schema" in raw and validator is not _jsonschema().Draft202012Validator:
-        return _tuples_as_2020(ordered), declared
-    return ordered, declared
+    return ordered, declared, validator, _refs_checked(raw, validator)
+
+
+def _refs_checked(raw: dict[str, Any], validator: Any) -> bool:
+    """Whether the meta-schema check of ``raw`` (``validator``'s) also checked each part its ``$ref``s bring in
+    when inlined: each points at a whole definition (``#/$defs/Name``) under a keyword that meta-schema checks as
+    a map of schemas. Else (a ``$ref`` into a definition's parts, or to draft-07's unchecked ``$defs``) the form
+    inlined must be checked again. The rest of the dialect form only drops keys or adds schemas checked already."""
+    js = _jsonschema()
+    kept = {"definitions", "$defs"} if validator in (js.Draft201909Validator, js.Draft202012Validator) else {
+        "definitions"} if validator in (js.Draft4Validator, js.Draft6Validator, js.Draft7Validator) else set()
+    pending: list[Any] = [raw]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, list):
+            pending.extend(node)
+        elif isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(("#/$defs/", "#/definitions/")):
+                where, _, name = ref[2:].partition("/")
+                defs = raw.get(where)
+                if where not in kept or any(c in name for c in "/~%") or not isinstance(defs, dict) or name not in defs:
+                    return False
+            pending.extend(node.values())
+    return True
 
 
 _DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
@@ -314,6 +359,13 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
             ``"Invalid arguments for tool 'add': 'a': '2' is not of type 'integer'; 'b' is required but
             missing."``
     """
+    return _validator(parameters, tool_name, dialect, known_valid=False)
+
+
+def _validator(parameters: Mapping[str, Any], tool_name: str, dialect: str | None,
+               known_valid: bool) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    """:func:`schema_validator`; ``known_valid``: ``parameters`` is known to fit its dialect's meta-schema (the check
+    :func:`_checked_form` made covers it), so it is not checked again."""
     js = _jsonschema()
     _check_nesting(parameters, tool_name)
     if dialect is not None and "$schema" not in parameters:
@@ -321,7 +373,8 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
     else:
         cls = js.validators.validator_for(parameters)
     try:
-        check_schema(cls, parameters)
+        if not known_valid:
+            check_schema(cls, parameters)
     except js.exceptions.SchemaError as exc:
         raise SchemaError(f"The parameters of tool {tool_name!r} are not valid JSON Schema: {exc.message}") from None
     cls = js.validators.extend(cls, linear_keywords(cls))  # linear-time regex searches (reviews 51, 75)
@@ -342,7 +395,7 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
                                       f"checked ({safe_text(exc, str)}); send JSON values (text, numbers, lists, "
                                       "objects).", tool_name) from None
         if not errors:
-            return _whole_integers(args, checked)  # type: ignore[no-any-return]
+            return whole_integers(args, checked)  # type: ignore[no-any-return]
         parts: list[str] = []
         unknown = False
         for error in errors:
@@ -372,119 +425,6 @@ def _takes_no_keys(schema: Mapping[str, Any]) -> bool:
         and schema.get("additionalProperties") is False
 
 
-def _number_kind(schema: Any) -> int:
-    """What ``schema`` takes of a whole float such as ``2.0``: 0 no number, 1 only an integer, 2 any number.
-
-    ``type`` says it (``"integer"`` or ``["integer", "null"]`` is 1, ``"number"`` 2; none: 2, or for an
-    ``enum``/``const`` what its values are); ``anyOf``/``oneOf`` take the widest of their branches (so an
-    integer-only branch beside a ``number`` or untyped one is 2), ``allOf`` the narrowest, and each narrows
-    the schema's own ``type``. A boolean schema: ``false`` is 0, ``true`` 2.
-
-    Returns:
-        0, 1 or 2 as above.
-    """
-    if not isinstance(schema, Mapping):
-        return 0 if schema is False else 2
-    kind = schema.get("type")
-    kinds = kind if isinstance(kind, list) else [kind]
-    if kind is None and ("enum" in schema or "const" in schema):
-        values = schema["enum"] if isinstance(schema.get("enum"), list) else [schema.get("const")]
-        numbers = {type(v) for v in values} & {int, float}
-        rank = 2 if float in numbers else 1 if numbers else 0
-    else:
-        rank = 2 if kind is None or "number" in kinds else 1 if "integer" in kinds else 0
-    for key in ("anyOf", "oneOf"):
-        if isinstance(branches := schema.get(key), list) and branches:
-            rank = min(rank, max(_number_kind(b) for b in branches))
-    if isinstance(branches := schema.get("allOf"), list) and branches:
-        rank = min(rank, *(_number_kind(b) for b in branches))
-    return rank
-
-
-def _takes(schema: Any, json_type: str) -> bool:
-    """Whether a union branch may take a value of ``json_type`` (``"object"``, ``"array"``): no ``type``, or
-    that type among its types."""
-    if not isinstance(schema, Mapping):
-        return schema is True
-    kind = schema.get("type", json_type)
-    return kind == json_type or (isinstance(kind, list) and json_type in kind)
-
-
-def _whole_integers(value: Any, schema: Any) -> Any:
-    """``value`` (valid against ``schema``) with each whole float where the schema wants an ``integer`` (``2.0``,
-    which JSON Schema counts as an integer: Validation, section 6.1.1) made an ``int``, so the function gets the
-    type the schema promises.
-
-    A float becomes an ``int`` when the schema's ``type`` is ``"integer"`` or ``["integer", "null"]``, or an
-    ``anyOf``/``oneOf`` branch is and no branch allows ``number`` (see :func:`_number_kind`; an integer-only
-    ``allOf`` branch is enough). Objects are walked through ``properties``, ``patternProperties`` and, for the
-    other keys, an ``additionalProperties`` schema; arrays through ``prefixItems`` (draft-07's ``items: [...]``
-    with ``additionalItems``) and ``items``; both also through every ``allOf`` branch and through the one
-    ``anyOf``/``oneOf`` branch that can take an object (an array), when only one can.
-
-    Args:
-        value: the validated arguments, or a part of them.
-        schema: its JSON Schema (anything but a dict leaves ``value`` as it is).
-
-    Returns:
-        ``value`` itself when nothing changes, else a copy of what changes (the rest is shared).
-    """
-    if not isinstance(schema, Mapping):
-        return value
-    if type(value) is float:
-        return int(value) if value.is_integer() and _number_kind(schema) == 1 else value
-    if type(value) is dict:
-        value, json_type = _whole_in_object(value, schema), "object"
-    elif type(value) is list:
-        value, json_type = _whole_in_array(value, schema), "array"
-    else:
-        return value
-    branches = list(schema["allOf"]) if isinstance(schema.get("allOf"), list) else []
-    for key in ("anyOf", "oneOf"):
-        if isinstance(schema.get(key), list) and len(fit := [b for b in schema[key] if _takes(b, json_type)]) == 1:
-            branches.extend(fit)
-    for branch in branches:
-        value = _whole_integers(value, branch)
-    return value
-
-
-def _whole_in_object(value: dict[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
-    """:func:`_whole_integers` of a dict's values: ``properties``, else the ``patternProperties`` a key
-    matches, else a schema ``additionalProperties``. Returns ``value`` or a changed copy."""
-    props = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
-    patterns = schema.get("patternProperties") if isinstance(schema.get("patternProperties"), Mapping) else {}
-    extra = schema.get("additionalProperties")
-    out = None
-    for key, item in value.items():
-        if key in props:
-            sub = props[key]
-        elif matched := [s for p, s in patterns.items() if pattern_found(p, key)]:
-            sub = {"allOf": matched}
-        else:
-            sub = extra
-        new = _whole_integers(item, sub)
-        if new is not item:
-            out = dict(value) if out is None else out
-            out[key] = new
-    return value if out is None else out
-
-
-def _whole_in_array(value: list[Any], schema: Mapping[str, Any]) -> list[Any]:
-    """:func:`_whole_integers` of a list's items: ``prefixItems`` (or draft-07's ``items: [...]``) by position,
-    then ``items`` (draft-07: ``additionalItems``). Returns ``value`` or a changed copy."""
-    prefix, rest = schema.get("prefixItems"), schema.get("items")
-    if isinstance(rest, list):
-        prefix, rest = rest, schema.get("additionalItems")
-    prefix = prefix if isinstance(prefix, list) else []
-    if not prefix and not isinstance(rest, Mapping):
-        return value
-    whole = _number_kind(rest) == 1  # once, not per item: a list of 100,000 numbers is walked fast
-    new_items = [_whole_integers(item, sub) for item, sub in zip(value, prefix, strict=False)]
-    new_items += [(int(item) if whole and item.is_integer() else item) if type(item) is float
-                  else _whole_integers(item, rest) if type(item) in (dict, list) else item
-                  for item in (value[len(prefix):] if prefix else value)]
-    return value if all(a is b for a, b in zip(new_items, value, strict=True)) else new_items
-
 
 def ready_function_schema(parameters: Mapping[str, Any], tool_name: str, description: str,
                           validate: Callable[[Mapping[str, Any]], dict[str, Any]] | None) -> Any:
@@ -502,12 +442,12 @@ def ready_function_schema(parameters: Mapping[str, Any], tool_name: str, descrip
     """
     from toolwire.schema import FunctionSchema, null_plan
 
-    params, declared = _normalize(parameters, tool_name, False)
+    own, declared, dialect_class, known_valid = _checked_form(parameters, tool_name)  # (checked once: review 266 #4)
+    params = _sent_form(own, parameters, dialect_class)
     warn_declared(declared, tool_name)
     if validate is None:  # in the schema's own dialect: normalize_parameters drops "$schema"
         dialect = parameters.get("$schema")
-        own = normalize_parameters(parameters, tool_name, dialect_form=True) if isinstance(dialect, str) else params
-        validate = schema_validator(own, tool_name, dialect=dialect if isinstance(dialect, str) else None)
+        validate = _validator(own, tool_name, dialect if isinstance(dialect, str) else None, known_valid)
     plan = null_plan(params)
     return FunctionSchema(description or "", params, validate,
                           defaulted_non_nullable=frozenset((plan or {}).get("drop", ())), null_plan=plan)
