@@ -41,6 +41,37 @@ SCHEMA_KEYS = frozenset((
 SCHEMA_MAP_KEYS = frozenset(("properties", "patternProperties", "dependentSchemas", "dependencies"))
 DROPPED_KEYS = frozenset(("$defs", "definitions", "title"))
 _DEF_PREFIXES = ("#/$defs/", "#/definitions/")
+_Owner = tuple[str, str] | None  # what holds a schema node, for its title: ("root", ""), ("def", name),
+# ("property", name), ("position", "") (a tuple's), or None (an item, a union's member...: any title is the user's)
+
+
+def _squeezed(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())
+
+
+def kept_title(title: Any, owner: _Owner) -> bool:
+    """Whether :func:`inline_refs` keeps the ``title`` keyword of a schema node held by ``owner`` (review 264 #2): a
+    title the user wrote reaches the model, pydantic's made-up ones do not (they only cost tokens). Dropped: the root's
+    (the model's or function's name), a tuple position's (a NamedTuple field's name), a definition's that is its name
+    or one word (a class name: ``"Address"``, ``"Page[int]"``), a property's that only spells its name (``"Country
+    Code"`` for ``country_code``, pydantic's default), and any title that is not a non-blank string. Kept: every other
+    (``"ISO 3166-1 alpha-2 country code"``).
+
+    Args:
+        title: the ``title`` keyword's value.
+        owner: ``("root", "")``, ``("def", name)``, ``("property", name)``, ``("position", "")`` or ``None`` (any
+            other place: an item, a union's member).
+
+    Returns:
+        True to keep it."""
+    if not isinstance(title, str) or not title.strip():
+        return False
+    if owner is None:
+        return True
+    kind, name = owner
+    if kind == "def":
+        return len(title.split()) > 1 and _squeezed(title) != _squeezed(name)
+    return kind == "property" and _squeezed(title) != _squeezed(name)
 
 
 def copy_data(value: Any) -> Any:
@@ -110,7 +141,8 @@ allows 10)."""
 
 def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
     """Return ``schema`` with every local ``$ref`` into its ``$defs`` (or ``definitions``) replaced by the
-    schema it points at, and the ``title`` keywords dropped.
+    schema it points at, and pydantic's made-up ``title`` keywords dropped (a title the user wrote is kept:
+    :func:`kept_title`, review 264 #2).
 
     A ``$ref`` is a JSON pointer (``#/$defs/Outer/properties/inner``, ``#/$defs/a~1b`` for the name
     ``a/b``); its siblings are kept and win over the target's keys. Only schema positions are rewritten:
@@ -146,11 +178,11 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
             return [copy(v) for v in value]
         return value
 
-    def walk(node: Any, stack: tuple[tuple[str, ...], ...], depth: int) -> Any:
+    def walk(node: Any, stack: tuple[tuple[str, ...], ...], depth: int, owner: _Owner = None) -> Any:
         nonlocal size
         if isinstance(node, list):
             size += len(node)
-            return [walk(x, stack, depth) for x in node]
+            return [walk(x, stack, depth, owner) for x in node]
         if not isinstance(node, dict):
             return node
         if depth > MAX_SCHEMA_DEPTH or len(stack) > MAX_SCHEMA_DEPTH:  # (a chain of $ref to $ref: review 76)
@@ -168,19 +200,25 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
             if target is _MISSING:
                 raise SchemaError(f"The schema refers to {ref!r}, which it does not define: add that "
                                   "definition to its $defs or fix the reference.")
-            inlined = walk(target, (*stack, tuple(tokens)), depth)
+            held: _Owner = ("def", name) if len(tokens) == 2 else \
+                ("property", tokens[-1]) if tokens[-2] == "properties" else None
+            inlined = walk(target, (*stack, tuple(tokens)), depth, held)
             # a boolean schema (JSON Schema 2020-12 Core, section 4.3.2) as the object form its siblings can join
             out = dict(inlined) if isinstance(inlined, dict) else {} if inlined else {"not": {}}
         elif isinstance(ref, str) and not ref.startswith("#"):  # (review 76: every call then failed to resolve it)
             raise SchemaError(f"The schema refers to {ref!r}, another document, which toolwire does not fetch: copy "
                               "that schema into $defs and refer to it as '#/$defs/<name>'.")
         for key, value in node.items():
+            if key == "title" and kept_title(value, owner):
+                out[key] = value
+                continue
             if key in DROPPED_KEYS or (key == "$ref" and isinstance(ref, str) and ref.startswith(_DEF_PREFIXES)):
                 continue
-            if key in SCHEMA_KEYS:
-                out[key] = walk(value, stack, depth + 1)
+            if key in SCHEMA_KEYS:  # (a tuple position's title is a NamedTuple field's name)
+                out[key] = walk(value, stack, depth + 1, ("position", "") if key == "prefixItems" else None)
             elif key in SCHEMA_MAP_KEYS and isinstance(value, dict):
-                out[key] = {pname: walk(sub, stack, depth + 1) for pname, sub in value.items()}
+                out[key] = {pname: walk(sub, stack, depth + 1, ("property", pname) if key == "properties" else None)
+                            for pname, sub in value.items()}
                 size += len(value)
             elif key == "discriminator" and dangling_discriminator(value):
                 continue
@@ -191,7 +229,7 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
             raise too_big()
         return out
 
-    return walk(schema, (), 1)  # type: ignore[no-any-return]
+    return walk(schema, (), 1, ("root", ""))  # type: ignore[no-any-return]
 
 
 def _object_schema(schema: dict[str, Any]) -> dict[str, Any]:

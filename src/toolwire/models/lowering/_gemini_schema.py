@@ -24,12 +24,16 @@ Rules, from the Gemini API reference (``Schema``, "Function calling" guide) and 
   map, or one inside them) is decoded at that position alone (an ``int`` step of its :data:`JsonPath`, review 158
   #1, #2), as :func:`toolwire.parsing.arguments.decode_json_strings` does
   not reach below a tuple position;
-* no ``$defs``/``$ref`` (inlined), ``default``, ``title``, ``additionalProperties``, ``$schema``;
+* no ``$defs``/``$ref`` (inlined), ``default``, ``title`` (a title the user wrote is the description of a node that
+  has none: review 264 #2), ``additionalProperties``, ``$schema``;
   ``anyOf [X, null]`` becomes nullable X; other keywords (``minimum``, ``pattern``...) are dropped; the
   model is still told, in the description, a default, the bounds (``minimum``, ``maximum``, their exclusive
   forms, ``multipleOf``, ``minLength``, ``maxLength``, ``pattern``) and a ``format`` Gemini does not take
   (``Format: date.``), as :func:`~toolwire.models.lowering._common.constraint_notes` words them (review 61), and,
-  for a map sent as JSON text, its keys' ``propertyNames`` and its key count (:func:`key_notes`, review 94);
+  for a map sent as JSON text, its keys' ``propertyNames`` and its key count (:func:`key_notes`, review 94), and any
+  other keyword it drops (``uniqueItems``, an object's ``minProperties``, ``examples``, ``deprecated``, ``not``,
+  ``contains``...) as the strict lowerings say it
+  (:func:`~toolwire.models.lowering._openai_strict.dropped_notes`, review 264 #1);
 * ``enum`` is for ``STRING`` values only: the values of another ``enum``/``const`` (an ``IntEnum``, a
   ``Literal[0, 3]``, a mixed ``Literal["a", 1]`` sent as JSON text) are written in the description instead
   (``One of: 1, 2.``), so the model still knows the only values the tool takes; a ``null`` among the values
@@ -47,6 +51,7 @@ import json
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
+from toolwire._schema_refs import kept_title
 from toolwire.errors import SchemaError
 from toolwire.models.base import to_tool_spec
 from toolwire.models.lowering._common import (
@@ -92,6 +97,23 @@ class Rest(int):
 JsonPath = tuple[str | int, ...]
 """Where a value sits in the arguments: property names, :data:`ITEMS` for the items of an array, an ``int`` for
 one position of a tuple (review 158 #1, #2) and a :class:`Rest` for the items after a tuple's positions."""
+
+
+def _own_text(node: dict[str, Any]) -> str | None:
+    """A node's own words: its description, else its ``title`` (one the user wrote: toolwire's tool schemas hold no
+    title pydantic made up, review 264 #2), which Gemini's ``Schema`` does not carry; ``None`` for neither."""
+    for key in ("description", "title"):
+        if isinstance(node.get(key), str) and node[key].strip():
+            return node[key]  # type: ignore[no-any-return]
+    return None
+
+
+def _untitled(node: Any, owner: tuple[str, str] | None) -> Any:
+    """``node`` without a ``title`` pydantic made up (:func:`~toolwire._schema_refs.kept_title`; a tool's schema has
+    none left, a schema given to :func:`gemini_schema` as pydantic wrote it may)."""
+    if isinstance(node, dict) and "title" in node and not kept_title(node["title"], owner):
+        return {k: v for k, v in node.items() if k != "title"}
+    return node
 
 
 def _is_null(node: Any) -> bool:
@@ -149,7 +171,10 @@ class _Lowering:
             if not isinstance(target, dict):
                 raise SchemaError(f"Tool {self.name!r}: the schema reference {ref!r} cannot be resolved.")
             extra = {k: v for k, v in node.items() if k != "$ref"}
-            node, refs = {**target, **extra}, (*refs, ref)
+            parts = ref[2:].split("/")  # (a definition's made-up title is no description: _untitled)
+            owner = ("def", parts[1]) if len(parts) == 2 else ("property", parts[-1]) \
+                if len(parts) > 2 and parts[-2] == "properties" else None
+            node, refs = {**_untitled(target, owner), **extra}, (*refs, ref)
         return node, refs
 
     def schema(self, node: Any, path: str, refs: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -223,8 +248,8 @@ class _Lowering:
             out["nullable"] = True
         # (an Optional parameter's default, examples... sit beside its anyOf)
         self.note(out, path, default_notes(node) + _dropped_notes(node, False))
-        if node.get("description"):
-            hint, text = self.json_hints.get(path), node["description"]
+        if _own_text(node):
+            hint, text = self.json_hints.get(path), _own_text(node)
             own = kept[0].get("description") if len(kept) == 1 and isinstance(kept[0], dict) else None
             if isinstance(own, str) and own.strip() and own.strip() not in text:  # (Optional[Flag]'s flag names:
                 stop = "" if text.rstrip().endswith((".", "!", "?", ":")) else "."  # the branch's own words
@@ -274,8 +299,8 @@ class _Lowering:
             nullable = nullable or kind == "null"
             return self.any_text(node, path, nullable)
         out: dict[str, Any] = {"type": gtype}
-        if node.get("description"):
-            out["description"] = node["description"]
+        if _own_text(node):
+            out["description"] = _own_text(node)
         if nullable:
             out["nullable"] = True
         if isinstance(enum, list):
@@ -306,7 +331,8 @@ class _Lowering:
         if gtype == "OBJECT":
             props = node.get("properties") or {}
             if props:
-                out["properties"] = {k: self.schema(v, self.sub(path, k, f".{k}"), refs) for k, v in props.items()}
+                out["properties"] = {k: self.schema(_untitled(v, ("property", k)), self.sub(path, k, f".{k}"), refs)
+                                     for k, v in props.items()}
                 required = [r for r in node.get("required") or () if r in props]
                 if required:
                     out["required"] = required
@@ -327,7 +353,7 @@ class _Lowering:
         lowered: list[dict[str, Any]] = []
         for i, branch in enumerate(branches):  # (each position at its own place: review 158 #1, #2)
             at = self.sub(path, i, f"[{i}]") if i < len(prefix) else self.sub(path, Rest(i), f"[{i}:]")
-            sub = self.schema(branch, at, refs)
+            sub = self.schema(_untitled(branch, ("position", "")) if i < len(prefix) else branch, at, refs)
             if sub not in lowered:
                 lowered.append(sub)
         self.drop(path, "prefixItems (items sent as the any_of of the item types)")
@@ -343,7 +369,7 @@ class _Lowering:
         place is in :attr:`any_paths`, for :func:`decode_json_text`."""
         self.drop(path, "untyped value (sent as JSON text)")
         self.any_paths.append(self.positions.get(path, ()))
-        description = node.get("description")
+        description = _own_text(node)
         enum = [node["const"]] if "const" in node else node.get("enum")
         hint = f"{_values_hint(enum)} {_ANY_HINT}" if isinstance(enum, list) and enum else _ANY_HINT
         self.json_hints[path] = hint
@@ -431,7 +457,7 @@ def _value_schema_text(values: Any) -> str | None:
 
 def _lower(parameters: dict[str, Any], name: str) -> tuple[dict[str, Any] | None, _Lowering]:
     lowering = _Lowering(name, parameters)
-    root, _ = lowering.resolve(parameters, ())
+    root, _ = lowering.resolve(_untitled(parameters, ("root", "")), ())
     if isinstance(root, dict) and any(isinstance(root.get(k), list) for k in ("anyOf", "oneOf", "allOf")):
         # the parameters must be one OBJECT (400 "parameters schema should be of type OBJECT")
         for key in ("anyOf", "oneOf"):
