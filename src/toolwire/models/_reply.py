@@ -3,11 +3,12 @@
 :class:`~toolwire.models.llamacpp.ChatLlamaCpp` generates a reply in two parts: ``head``, the text before a
 call starts (streamed as it is generated), and ``call_text``, from the call's opening on (constrained by
 the grammar, then read with the dialect's parser). :func:`read_reply` turns them into the message, and no
-generated text is lost on the way:
+generated text but a cut call's wrapper is lost on the way (all of it is in ``provider_data["llamacpp"]["text"]``):
 
 * text the parser leaves around the calls is content, after the head;
 * a reply cut off by ``max_tokens`` inside a call reports that call as an
-  :class:`~toolwire.messages.InvalidToolCall` that keeps its raw text, with the error the hosted providers'
+  :class:`~toolwire.messages.InvalidToolCall` whose ``args`` is its raw argument text (all of the call's text
+  when its arguments had not started: review 267 #2), with the error the hosted providers'
   cut-off calls get (:data:`~toolwire.models.lowering._calls.CUT_OFF`: send shorter arguments, or raise
   ``max_tokens``; the model has no room to send the whole call again: review 184 #2), or :data:`WINDOW_CUT` where
   the context window ran out; also when it was cut before the parser could tell it is a call
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call
+from toolwire.models._cut_args import argument_text
 from toolwire.models.dialects import parse_reply
 from toolwire.models.lowering._calls import CUT_OFF
 from toolwire.models.openers import OpenerScanner
@@ -89,10 +91,10 @@ def read_reply(head: str, call_text: str, tools: Sequence[ToolSpec], formats: Se
             invalid.append(bad)
             rest = ""
     elif cut and invalid:
-        invalid = [_as_cut(bad, call_text, error) for bad in invalid]
-        if not calls and not rest:
+        if not calls and not rest:  # (where the call's raw text starts: before _as_cut keeps its arguments alone)
             at = call_text.find(invalid[0]["args"] or "\0")
             rest = call_text[:at].strip() if at > 0 else ""
+        invalid = [_as_cut(bad, call_text, error) for bad in invalid]
     if not shown or not rest:
         content = shown or rest
     elif not calls and not invalid and rest == call_text.strip():
@@ -105,11 +107,13 @@ def read_reply(head: str, call_text: str, tools: Sequence[ToolSpec], formats: Se
 def _as_cut(bad: InvalidToolCall, call_text: str, error: str) -> InvalidToolCall:
     """``bad``, an invalid call the parser read in a reply that was cut off, with ``error`` when it is the call the
     reply ended inside: its raw text runs to the reply's end, or the parser's error says it is cut off (the
-    parser's own advice, to send the whole call again, is what the model has no room to do: review 184 #2)."""
+    parser's own advice, to send the whole call again, is what the model has no room to do: review 184 #2). That
+    call's ``args`` become its argument text (:func:`~toolwire.models._cut_args.argument_text`: review 267 #2)."""
     raw = (bad.get("args") or "").strip()
     at_end = bool(raw) and call_text.rstrip().endswith(raw)
     if at_end or "cut off" in (bad.get("error") or ""):
-        return {**bad, "error": error}  # type: ignore[typeddict-item]
+        args = argument_text(raw) if raw else bad.get("args")
+        return {**bad, "args": args, "error": error}  # type: ignore[typeddict-item]
     return bad
 
 
@@ -118,8 +122,10 @@ def cut_call(text: str, tools: Sequence[ToolSpec], formats: Sequence[str],
     """The InvalidToolCall of a call cut off in ``text`` (the reply from the call's opening on), or None when
     ``text`` does not start like a call in any of ``formats`` (to a bound tool).
 
-    The name is the bound tool's when the text names one in full, else None; the raw text is kept; the error is
-    ``error`` (:data:`~toolwire.models.lowering._calls.CUT_OFF` by default, the hosted providers' sentence).
+    The name is the bound tool's when the text names one in full, else None; ``args`` is the call's argument text
+    (:func:`~toolwire.models._cut_args.argument_text`: what follows ``"arguments":``, ``<function=NAME>`` or the
+    Python call's parenthesis; all of ``text``, stripped, when the arguments had not started: review 267 #2); the
+    error is ``error`` (:data:`~toolwire.models.lowering._calls.CUT_OFF` by default, the hosted providers' sentence).
     """
     names = [t.name for t in tools]
     fmt = next((f for f in formats if OpenerScanner((f,), names).opens(text, 0)), None)
@@ -136,7 +142,7 @@ def cut_call(text: str, tools: Sequence[ToolSpec], formats: Sequence[str],
         written = found.group(1) if found else ""
         name = next((n for n in names if n == written), None) or next(
             (n for n in names if name_key(n) == name_key(written)), None)
-    return invalid_tool_call(name, text.strip(), error=error)
+    return invalid_tool_call(name, argument_text(text), error=error)
 
 
 def stop_list(stop: Any) -> list[str]:

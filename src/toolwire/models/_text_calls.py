@@ -36,6 +36,7 @@ from itertools import chain
 from typing import Any
 
 from toolwire.messages import AIMessage, AIMessageChunk, invalid_tool_call
+from toolwire.models._cut_args import cut_arguments
 from toolwire.models.lowering._calls import read_as_cut
 from toolwire.models.lowering._common import native_call, split_calls
 from toolwire.parsing import parse_tool_calls
@@ -405,19 +406,18 @@ def read_text_calls(text: str,
 
     Args:
         text: the reply's text.
-        tool_names: the bound tools' names; only they make a call. A mapping ``{name: parameters JSON
-            Schema}`` also types raw values (Qwen3-Coder's ``<parameter=...>`` tags, see
-            :mod:`toolwire.parsing.function_tags`).
+        tool_names: the bound tools' names; only they make a call. A mapping ``{name: parameters JSON Schema}`` also
+            types raw values (Qwen3-Coder's ``<parameter=...>`` tags, see :mod:`toolwire.parsing.function_tags`).
 
     Returns:
-        ``(content, tool_calls, invalid_tool_calls)``: the prose before the first line that starts with
-        calls to bound tools (trailing whitespace removed), then, after a blank line, the text the parser
-        left after them; the calls (arguments read as a native call's are, so a call wrapped twice,
-        ``{"name": "f", "arguments": {...}}`` inside the arguments of ``f``, is unwrapped) and the calls that
-        could not be read (an unknown name inside a call marker: the error lists the tools). None when no
-        such line holds a call. The text inside a ``<think>`` block (:func:`_think_blocks`, an unclosed one runs to the
-        end), or before a ``</think>`` alone on its line, outside a code block, that no ``<think>`` opens (the
-        prompt opened the block), is never read, also after a call (it stays in the content where it stood).
+        ``(content, tool_calls, invalid_tool_calls)``: the prose before the first line that starts with calls to
+        bound tools (trailing whitespace removed), then, after a blank line, the text the parser left after them;
+        the calls (arguments read as a native call's are, so a call wrapped twice, ``{"name": "f", "arguments":
+        {...}}`` inside the arguments of ``f``, is unwrapped) and the calls that could not be read (an unknown name
+        inside a call marker: the error lists the tools; a call cut off: its argument text as ``args``). None when
+        no such line holds a call. The text inside a ``<think>`` block (:func:`_think_blocks`, an unclosed one runs
+        to the end), or before a ``</think>`` alone on its line, outside a code block, that no ``<think>`` opens
+        (the prompt opened the block), is never read, also after a call (it stays in the content where it stood).
     """
     try:
         with hold_spans(text):  # (kept while its pieces are parsed: review 178 #3)
@@ -464,7 +464,7 @@ def _read_text_calls(text: str,
                 continue
             head, rest = text[:match.start()].rstrip(), _TOKENS_AT_END.sub("", left)
         valid, bad = split_calls([_record(c, names) for c in calls])
-        return head + ("\n\n" if head and rest else "") + rest, valid, [*bad, *invalid]
+        return head + ("\n\n" if head and rest else "") + rest, valid, [*bad, *cut_arguments(invalid)]
     return None
 
 
