@@ -14,6 +14,7 @@ fix.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 
 import pytest
@@ -175,3 +176,62 @@ def test_random_waits_stay_within_their_limits():
 
 
 # --- #3: Gemini's async timeout bounds each read --------------------------------------------------------------------
+
+
+def _drip_server(gap: float, pieces: int):
+    """A server whose whole (non-stream) Gemini reply comes a byte every ``gap`` seconds (``pieces`` of them, then
+    the rest), as from a keep-alive proxy or a large reply on a slow link: each read is quick, the whole is not."""
+    import json
+    import time
+    from http.server import BaseHTTPRequestHandler
+
+    reply = {"candidates": [{"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP",
+                             "index": 0}], "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1}}
+
+    class Drip(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            data = (" " * pieces + json.dumps(reply)).encode()
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            try:
+                for _ in range(pieces):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(gap)
+                self.wfile.write(data[pieces:])
+            except OSError:  # (the client gave up)
+                pass
+
+    return Drip
+
+
+def test_gemini_ainvoke_bounds_each_read_as_invoke_does():
+    """A reply whose body takes longer than ``timeout`` in all, each piece well within it, is read by ``ainvoke`` as
+    by ``invoke`` (it was a timeout after ``timeout`` seconds, retried from scratch)."""
+    from _queued_http import serve_handler
+    from toolwire.models import ChatGoogleGenAI
+
+    with contextlib.contextmanager(serve_handler)(_drip_server(gap=0.15, pieces=12)) as port:  # ~1.8 s in all
+        model = ChatGoogleGenAI("gemini-2.5-flash", api_key="AIza-test-0123456789", base_url=f"http://127.0.0.1:{port}",
+                                timeout=1, max_retries=0)
+        assert asyncio.run(model.ainvoke("hi")).content == "ok"
+
+
+def test_gemini_ainvoke_still_times_out_on_a_stalled_read():
+    """A body that stops coming still fails after ``timeout`` (one read waited for longer), as a retryable timeout."""
+    from _queued_http import serve_handler
+    from toolwire.models import ChatGoogleGenAI
+
+    with contextlib.contextmanager(serve_handler)(_drip_server(gap=3, pieces=2)) as port:
+        model = ChatGoogleGenAI("gemini-2.5-flash", api_key="AIza-test-0123456789", base_url=f"http://127.0.0.1:{port}",
+                                timeout=0.5, max_retries=0)
+        error = _failure(lambda: asyncio.run(model.ainvoke("hi")))
+    assert error.retryable and "timed out" in str(error)

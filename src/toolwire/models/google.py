@@ -11,6 +11,7 @@ import inspect
 import json
 import math
 import traceback
+import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, ClassVar, Self
 
@@ -79,25 +80,30 @@ class ChatGoogleGenAI(SDKChatModel):
     def _make_client(self, asynchronous: bool) -> Any:
         """The SDK client: the sync one, or the async one (``client.aio``).
 
-        The sync client's HTTP library (httpx) applies ``timeout`` to each read, so a stream may last longer as long
-        as its chunks keep coming. The async one uses aiohttp when it is installed, and google-genai gives aiohttp
-        the timeout as ``ClientTimeout(total=...)`` on every request (no ``http_options`` setting changes that), which
-        would cut a stream that lasts longer than ``timeout`` in all. So the async client gets no timeout of its own
-        (only the ``X-Server-Timeout`` header the SDK sends with the sync one) and :meth:`_endpoint` bounds each
-        await instead: the call, then each chunk of a stream, as the sync client does.
+        The sync client's HTTP library (httpx) applies ``timeout`` to each read, so a reply or a stream may last
+        longer as long as its bytes keep coming. The async one uses aiohttp when it is installed, and google-genai
+        gives aiohttp the timeout as ``ClientTimeout(total=...)`` on every request (no ``http_options`` setting
+        changes that), which would cut a reply or stream that lasts longer than ``timeout`` in all. So the async
+        client gets an aiohttp session of toolwire's (:func:`_read_bounded_session`) that bounds each read by
+        ``timeout`` instead, as the sync client does (review 263 #3), and is closed with the client; without aiohttp
+        the SDK's async httpx client gets ``timeout`` as the sync one does (httpx applies it to each read).
+        :meth:`_endpoint` also bounds each await of a stream's chunks.
         """
         types = self.sdk.types
         # one try per call (the retry policy here is the only one): without retry_options the SDK's async
         # aiohttp client retries a failed connection once by itself, after sleeping 1-10 s
         once = {"retry_options": types.HttpRetryOptions(attempts=1)} if hasattr(types, "HttpRetryOptions") else {}
-        if asynchronous:
-            bound = {"headers": {"X-Server-Timeout": str(math.ceil(self.timeout))}}
+        session = _read_bounded_session(self.timeout) if asynchronous else None
+        if session is not None:  # (its own session: the SDK's would bound the whole request)
+            bound = {"headers": {"X-Server-Timeout": str(math.ceil(self.timeout))}, "aiohttp_client": session}
         else:
             bound = {"timeout": int(self.timeout * 1000)}
         options = types.HttpOptions(base_url=self.base_url, **bound, **once)
         assert self._api_key is not None
         client = self.sdk.Client(api_key=self._api_key.get(), vertexai=False, http_options=options)
-        return client.aio if asynchronous else client
+        if not asynchronous:
+            return client
+        return client.aio if session is None else _WithSession(client.aio, session)
 
     def _endpoint(self, client: Any, stream: bool) -> Any:
         method = client.models.generate_content_stream if stream else client.models.generate_content
@@ -220,16 +226,83 @@ def _refused_options(exc: ValueError) -> str:
 
 
 def _per_await(method: Callable[..., Awaitable[Any]], timeout: float, stream: bool) -> Callable[..., Awaitable[Any]]:
-    """``method`` (an async SDK call) with each await bounded by ``timeout`` seconds: the call itself and, for a
-    stream, the wait for each chunk (:class:`_ChunkBound`). Running out raises :class:`TimeoutError`, which the
-    retry policy reads as a timeout (retryable until the stream has handed out content)."""
+    """``method`` (an async SDK call), for a stream with the wait for its opening and for each chunk bounded by
+    ``timeout`` seconds (:class:`_ChunkBound`); a whole reply's reads are bounded by the HTTP library, each on its
+    own (:func:`_read_bounded_session`), so a reply that keeps coming may take longer in all, as with the sync client
+    (review 263 #3: the whole call was bounded here). Running out raises :class:`TimeoutError`, which the retry
+    policy reads as a timeout (retryable until the stream has handed out content)."""
+    if not stream:
+        return method
 
     async def call(**kwargs: Any) -> Any:
         async with asyncio.timeout(timeout):
             result = await method(**kwargs)
-        return _ChunkBound(result, timeout) if stream else result
+        return _ChunkBound(result, timeout)
 
     return call
+
+
+_READ_BUFFER = 2**22  # (google-genai's own session's read_bufsize: a stream line may be long)
+
+
+def _read_bounded_session(timeout: float) -> Any | None:
+    """An aiohttp ``ClientSession`` for google-genai's async client (``HttpOptions(aiohttp_client=...)``), set up as
+    the SDK sets up its own (proxy variables read, no limit on connections), whose every request is bounded by
+    ``timeout`` seconds for each read of its answer (``ClientTimeout(sock_read=...)``) and for connecting and
+    waiting for its headers, instead of the SDK's ``ClientTimeout(total=...)`` for the whole; None when aiohttp is
+    not installed (the SDK then uses httpx)."""
+    try:
+        import aiohttp
+    except ImportError:
+        return None
+    return _session_class(aiohttp)(timeout, connector=aiohttp.TCPConnector(limit=0), trust_env=True,
+                                   read_bufsize=_READ_BUFFER)
+
+
+_SESSION_CLASS: list[type] = []
+
+
+def _session_class(aiohttp: Any) -> type:
+    """The ``ClientSession`` subclass of :func:`_read_bounded_session` (made once: aiohttp is imported only when an
+    async client is made; its warning that subclassing is discouraged is silenced, as google-genai's own subclass
+    has it)."""
+    if _SESSION_CLASS:
+        return _SESSION_CLASS[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+
+        class ReadBoundSession(aiohttp.ClientSession):  # type: ignore[misc,name-defined]
+            def __init__(self, timeout: float, **kwargs: Any) -> None:
+                super().__init__(**kwargs)
+                self._toolwire_timeout = timeout
+
+            async def request(self, method: str, url: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+                # (google-genai awaits the request: each read bounded, and the wait for the headers)
+                kwargs["timeout"] = aiohttp.ClientTimeout(total=None, sock_connect=self._toolwire_timeout,
+                                                          sock_read=self._toolwire_timeout)
+                async with asyncio.timeout(self._toolwire_timeout):
+                    return await self._request(method, url, **kwargs)
+
+    _SESSION_CLASS.append(ReadBoundSession)
+    return ReadBoundSession
+
+
+class _WithSession:
+    """google-genai's async client (``client.aio``) with the aiohttp session toolwire gave it, which the SDK leaves
+    open (a session given to it is the caller's to close): closing this closes both. Anything else is the client's
+    own."""
+
+    def __init__(self, client: Any, session: Any) -> None:
+        self._client = client
+        self._session = session
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+    async def aclose(self) -> None:
+        """Close the SDK client, then the session (each failure logged at DEBUG, not raised)."""
+        await aclose_stream(self._client)
+        await aclose_stream(self._session)
 
 
 class _ChunkBound:
