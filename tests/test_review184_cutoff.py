@@ -34,10 +34,10 @@ CUTS = [  # (format, formats, reply text from the call's opening, the cut call's
     ("json", ("json",), '{"name": "calculate", "arguments": {"expression": "2*3"}}\n{"name": "get_w', None, 1),
     ("json", ("json",), '[{"name": "get_weather", "arguments": {"city": "Rio"}}, {"name": "get_weather", '
                         '"arguments": {"city": "Pa', None, 1),
-    ("pythonic", ("pythonic", "json"), '[get_weather(city="Rio de', '[get_weather(city="Rio de', 0),
+    ("pythonic", ("pythonic", "json"), '[get_weather(city="Rio de', 'city="Rio de', 0),
     ("pythonic", ("pythonic", "json"), "[get_wea", "[get_wea", 0),
     ("pythonic", ("pythonic", "json"), "[get_weather(city", None, 0),
-    ("pythonic", ("pythonic", "json"), '[get_weather(city="Rio"), get_weather(city="Pa', 'get_weather(city="Pa', 1),
+    ("pythonic", ("pythonic", "json"), '[get_weather(city="Rio"), get_weather(city="Pa', 'city="Pa', 1),
     ("hermes", ("hermes",), '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Pa', None, 0),
     ("hermes", ("hermes",), '<tool_call>\n{"name": "calculate", "arguments": {"expression": "1+1"}}\n</tool_call>\n'
                             '<tool_call>\n{"name": "get_w', None, 1),
@@ -98,7 +98,7 @@ def test_a_reply_cut_inside_a_call_tells_the_model_the_cause() -> None:
     reply = _generation('[get_weather(city="Rio de', window=False)
     assert reply.response_metadata["finish_reason"] == "length" and "context_full" not in reply.response_metadata
     assert [(b["name"], b["args"], b["error"]) for b in reply.invalid_tool_calls] == [
-        ("get_weather", '[get_weather(city="Rio de', CUT_OFF)]
+        ("get_weather", 'city="Rio de', CUT_OFF)]
     reply = _generation('[get_weather(city="Rio de', window=True)
     assert reply.response_metadata["context_full"] is True
     assert [b["error"] for b in reply.invalid_tool_calls] == [WINDOW_CUT]

@@ -229,8 +229,11 @@ class ChatLlamaCpp(BaseChatModel):
     ran out, with less room than ``max_tokens`` left, and then ``n_ctx`` and ``trained_context`` (tokens; the
     GGUF's context length, or None) to tell whether a larger window could help; ``call_limit``: the most calls one
     reply may hold, :data:`~toolwire.models.grammar.MAX_CALLS`, when the reply reached it). A reply cut off by
-    ``max_tokens`` (or the window) inside a call (``"length"``) has that call as an invalid tool call keeping its raw
-    text, whose error is the one hosted providers' cut calls get (send shorter arguments, or raise ``max_tokens``:
+    ``max_tokens`` (or the window) inside a call (``"length"``) has that call as an invalid tool call whose ``args``
+    is its raw argument text (what follows ``"arguments":``, ``<function=NAME>`` or the Python call's ``(``; all of
+    the call's text when its arguments had not started; the reply as generated is in
+    ``provider_data["llamacpp"]["text"]``), whose error is the one hosted providers' cut calls get (send shorter
+    arguments, or raise ``max_tokens``:
     :data:`~toolwire.models.lowering._calls.CUT_OFF`; where the window ran out, shorten the conversation or pass a
     larger ``n_ctx``: :data:`~toolwire.models._reply.WINDOW_CUT`). ``stop`` strings end the reply's text
     (``"stop"``; the string itself is left out) and never cut a tool call: one that falls where a call may still be
