@@ -223,26 +223,21 @@ _RULES = ("uniqueItems", "examples", "not")  # what the grammar does not hold an
 
 
 def _rule_notes(schema: Any) -> list[str]:
-    """The :data:`_RULES` of ``schema`` (or of its one branch besides null) as the sentences hosted providers get in
-    a description (:func:`~toolwire.models.lowering._openai_strict.dropped_notes`: ``"Items must be unique."``,
-    ``'Examples: "celsius", "kelvin".'``; review 264 #1); ``[]`` for none."""
-    if not isinstance(schema, dict):
-        return []
-    rules = {k: schema[k] for k in _RULES if k in schema}
-    branches = schema.get("anyOf") or schema.get("oneOf")
-    if isinstance(branches, list):
-        others = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
-        if len(others) == 1 and isinstance(others[0], dict):
-            rules = {**{k: others[0][k] for k in _RULES if k in others[0]}, **rules}
+    """The :data:`_RULES` of ``schema`` (or of its one branch besides null) in the words hosted providers get
+    (:func:`~toolwire.models.lowering._openai_strict.dropped_notes`, review 264 #1); ``[]`` for none."""
+    rules = {k: schema[k] for k in _RULES if k in schema} if isinstance(schema, dict) else {}
+    branches = schema.get("anyOf") or schema.get("oneOf") if isinstance(schema, dict) else None
+    others = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")] \
+        if isinstance(branches, list) else []
+    if len(others) == 1 and isinstance(others[0], dict):
+        rules = {**{k: others[0][k] for k in _RULES if k in others[0]}, **rules}
     return dropped_notes(rules) if rules else []
 
 
 def _doc_of(schema: Any) -> str:
-    """A parameter's (or key's) own words for the docstring: its description, else an explicit ``title`` (review 264
-    #2; toolwire's tool schemas hold no title pydantic made up from a name)."""
-    if not isinstance(schema, dict):
-        return ""
-    return _doc_text(schema.get("description", "")) or _doc_text(schema.get("title", ""))
+    """A parameter's (or key's) description, else its ``title`` (one the user wrote: review 264 #2)."""
+    return _doc_text(schema.get("description", "")) or _doc_text(schema.get("title", "")) \
+        if isinstance(schema, dict) else ""
 
 
 def _keys_doc(schema: Any, indent: str, depth: int = 0) -> tuple[str, list[str]]:

@@ -74,9 +74,8 @@ _FORMATS = {"STRING": {"enum", "date-time"}, "INTEGER": {"int32", "int64"}, "NUM
 _KEEP = {"type", "description", "enum", "format", "items", "prefixItems", "properties", "required", "anyOf",
          "oneOf", "minItems", "maxItems", "nullable"}
 _SILENT = {"title", "$schema", "$defs", "definitions", "$ref"}  # structure, not constraints
-# what the lowering says otherwise (values_hint, constraint_notes, the format, default_notes, key_notes, a closed
-# tuple's max_items), or that says nothing of the value: the rest of a node's dropped keywords is said by
-# dropped_notes, in the words of the strict lowerings (review 264 #1)
+# said otherwise (values_hint, constraint_notes, default_notes, key_notes...) or saying nothing of the value; the rest
+# of a node's dropped keywords is said by dropped_notes, as the strict lowerings say it (review 264 #1)
 _SAID = {"allOf", "const", "default", "additionalProperties", "additionalItems", "discriminator", "minimum",
          "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern",
          "$id", "$comment", "$anchor", "writeOnly", "readOnly"}
@@ -100,8 +99,7 @@ one position of a tuple (review 158 #1, #2) and a :class:`Rest` for the items af
 
 
 def _own_text(node: dict[str, Any]) -> str | None:
-    """A node's own words: its description, else its ``title`` (one the user wrote: toolwire's tool schemas hold no
-    title pydantic made up, review 264 #2), which Gemini's ``Schema`` does not carry; ``None`` for neither."""
+    """A node's description, else its ``title`` (one the user wrote, review 264 #2); ``None`` for neither."""
     for key in ("description", "title"):
         if isinstance(node.get(key), str) and node[key].strip():
             return node[key]  # type: ignore[no-any-return]
@@ -109,8 +107,7 @@ def _own_text(node: dict[str, Any]) -> str | None:
 
 
 def _untitled(node: Any, owner: tuple[str, str] | None) -> Any:
-    """``node`` without a ``title`` pydantic made up (:func:`~toolwire._schema_refs.kept_title`; a tool's schema has
-    none left, a schema given to :func:`gemini_schema` as pydantic wrote it may)."""
+    """``node`` without a ``title`` pydantic made up (:func:`~toolwire._schema_refs.kept_title`)."""
     if isinstance(node, dict) and "title" in node and not kept_title(node["title"], owner):
         return {k: v for k, v in node.items() if k != "title"}
     return node
