@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from toolwire._error_state import claimed
-from toolwire.errors import UserError, window_advice
+from toolwire.errors import UserError
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
 from toolwire.models.lowering._common import CallIds
 
@@ -508,12 +508,12 @@ _IGNORED_NONE = ("its server ignores tool_choice='none' (none of those calls ran
                  "give the Agent no tools")
 
 
-def max_steps_text(max_steps: int, paused: bool, full: Mapping[str, Any], cut: bool, ignored_none: bool = False,
+def max_steps_text(max_steps: int, paused: bool, cut: bool, ignored_none: bool = False,
                    ignored_off: str | None = None, endless: str | None = None) -> str:
     """The message of the :class:`~toolwire.errors.MaxStepsExceeded` an Agent run raises after ``max_steps`` model
     calls, saying what to change: the model was still working (``paused``: Anthropic's ``pause_turn``), its calls
-    were cut where its context window ran out (``full``: the last reply's metadata, see
-    :func:`~toolwire.errors.window_advice`) or at the output token limit (``cut``), it still asked for tools under
+    were cut at the output token limit (``cut``; calls the context window cut, ``response_metadata["context_full"]``,
+    end the run with ``stop_reason="length"`` instead: review 267 #1), it still asked for tools under
     the Agent's ``tool_choice="none"`` (``ignored_none``: more steps would not help; review 123) or under the call the
     Agent makes after repeated calls (``ignored_off``: that call's ``tool_choice``, ``"none"`` or its one
     ``return_direct`` tool, which the last reply broke, every call of it refused; review 162 #4), or the Agent forces
@@ -534,9 +534,6 @@ def max_steps_text(max_steps: int, paused: bool, full: Mapping[str, Any], cut: b
     if paused:
         return (f"The model was still working (it paused its turn, pause_turn) after {steps}: raise max_steps, or use "
                 "on_max_steps='answer' to get a final answer.")
-    if full:
-        return (f"The model's tool calls were still cut off where its context window ran out after {steps}: "
-                f"{window_advice(full, 'the model a larger n_ctx')}.")
     if cut:
         return (f"The model's tool calls were still cut off at the output token limit after {steps}: raise max_tokens "
                 "so that a whole call fits.")

@@ -37,7 +37,11 @@ class AgentResult:
             is a refusal or a safety block, by its ``response_metadata["finish_reason"]``; ``output`` is its text,
             often empty), or ``"length"`` (the last reply, without tool calls, was cut at the output token limit,
             ``max_tokens``: ``output`` is the text it got to, maybe empty, as a reasoning model's that spent its
-            budget thinking; raise ``max_tokens`` for a whole answer).
+            budget thinking; raise ``max_tokens`` for a whole answer; or the last reply, with or without calls, was
+            cut where the embedded model's context window ran out, ``response_metadata["context_full"]``: its calls
+            were answered, the cut one with an error, and the model was not asked again, since a longer conversation
+            could not fit; pass a larger ``n_ctx`` (:func:`~toolwire.errors.window_advice` reads the reply's metadata),
+            or shorten the conversation, and resume with ``invoke(result.messages)``: review 267 #1).
         structured_response: the typed answer of ``Agent(..., response_format=Schema)``: the value of one more model
             call, ``model.with_structured_output(Schema)`` on the conversation, made after a run that stopped with
             ``"answer"`` or ``"max_steps"`` (``on_max_steps="answer"``) and counted in ``steps``; its reply is not in

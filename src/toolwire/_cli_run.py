@@ -21,7 +21,8 @@ from toolwire.cli_text import called_this_turn, cut_off_answers, refusal_text
 from toolwire.cli_text import cut_reason as _cut_reason
 from toolwire.cli_text import marked_messages as _marked
 from toolwire.cli_text import result_line as _result_line
-from toolwire.errors import RepeatedCallWarning, ToolwireError
+from toolwire.errors import RepeatedCallWarning, ToolwireError, window_advice
+from toolwire.messages import AIMessage
 
 out = Console(highlight=False, soft_wrap=True)
 """The commands' standard output."""
@@ -62,7 +63,7 @@ def _no_answer(result: Any) -> str:
     if reason == "return_direct":
         return "the tool that gives the answer returned nothing"
     if reason == "length":
-        return f"the model gave no answer: {_cut_reason(result.messages)}"
+        return f"the model gave no answer: {_cut_text(result.messages)}"
     if reason == "refusal":
         return refusal_text(result.messages)
     if reason == "max_steps":
@@ -70,11 +71,25 @@ def _no_answer(result: Any) -> str:
     return "the model gave no answer: its reply was empty; ask again, or in other words"
 
 
+def _cut_text(messages: list[Any]) -> str:
+    """Why a run (its ``messages``) ended with ``stop_reason="length"``, read from its last reply: a tool call cut
+    where the context window ran out (``response_metadata["context_full"]``: the run then ends after that reply's
+    results, so they come last: review 267 #1), or :func:`~toolwire.cli_text.cut_reason`'s answer cut by the window or
+    at the most tokens a reply may have."""
+    at = next((i for i in range(len(messages) - 1, -1, -1) if isinstance(messages[i], AIMessage)), len(messages) - 1)
+    reply = messages[at] if messages else None
+    metadata = getattr(reply, "response_metadata", None) or {}
+    if metadata.get("context_full") and (reply.tool_calls or reply.invalid_tool_calls):  # type: ignore[union-attr]
+        return ("the run stopped at a tool call cut off where the model's context window ran out: "
+                + window_advice(metadata, "a larger --n-ctx"))
+    return _cut_reason(messages[:at + 1])
+
+
 def _say_cut(result: Any) -> None:
     """Say why an answer stopped at its token limit (review 110: a cut answer, and nothing said so), or that the text
     printed is a refused reply's, not an answer (review 135 #5: it read as the answer)."""
     if result.stop_reason == "length":
-        err.print(f"[yellow]({_cut_reason(result.messages)})[/yellow]")
+        err.print(f"[yellow]({_cut_text(result.messages)})[/yellow]")
     elif result.stop_reason == "refusal":
         err.print(f"[yellow]({refusal_text(result.messages)})[/yellow]")
 

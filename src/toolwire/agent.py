@@ -51,7 +51,9 @@ long-running server tool paused the turn) sends the reply back as it is so the m
 Anthropic's guide "Handling stop reasons" says; it counts as a step. A refusal (Anthropic ``refusal``,
 Gemini's safety and policy blocks, OpenAI ``content_filter``: see
 :data:`~toolwire._agent_checks.REFUSAL_REASONS`) ends the run with ``stop_reason="refusal"``; the calls of
-that reply are not run, each gets an error ToolMessage.
+that reply are not run, each gets an error ToolMessage. A reply cut where the embedded model's context window ran out
+(``response_metadata["context_full"]``) ends the run with ``stop_reason="length"`` once its calls are answered (the cut
+one with an error), since a longer request could only overflow (review 267 #1); one cut at ``max_tokens`` goes back.
 """
 
 from __future__ import annotations
@@ -299,7 +301,7 @@ class Agent(Batching, AgentMethodAdvice):
         if (yield from resumed_end(self, messages, repeated)):  # after a return_direct result, or the answer awaiting
             return  # the structured call: as the stopped run would have ended (reviews 194 #3, 200 #1)
         only_repeats = only_repeats and (not self._forced or self._finish_model is not None)
-        paused, cut, full = False, False, {}  # full: the metadata of a reply cut by the context window
+        paused, cut = False, False
         off_ignored = None  # the tool_choice of the loop's own call the last reply broke, running nothing (r. 162 #4)
         for step in range(1, self.max_steps + 1):
             ask = request_kind(self, tools_ran, only_repeats)
@@ -320,7 +322,6 @@ class Agent(Batching, AgentMethodAdvice):
                 yield from finish(messages, reply.text, step, stop, self._response, repeated.positions(messages))
                 return
             cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)
-            full = reply.response_metadata if cut and reply.response_metadata.get("context_full") else {}  # (r. 110)
             # the caller's tool_choice holds, whether the server kept it or not (review 118), a "none" in the loop's
             # own tools-off call too (review 121); otherwise that call only nudges the model to answer: a new call
             # runs, but a repeat gets "tools were off", not the earlier success again (review 141 #7: until max_steps)
@@ -340,11 +341,14 @@ class Agent(Batching, AgentMethodAdvice):
                 final = AgentResult(messages, direct.text, step, "return_direct", None, repeated.positions(messages))
                 yield ("event", AgentEvent("final", final, step))
                 return
+            if kind == "length" and reply.response_metadata.get("context_full"):  # more could not fit (r. 267 #1)
+                yield from finish(messages, reply.text, step, "length", self._response, repeated.positions(messages))
+                return
         if self.on_max_steps == "answer":
             yield from answer_after_limit(self, messages, repeated)
             return
         ignored = getattr(self.model, "tool_choice", None) == "none"  # (more steps would not help: review 123)
-        raise MaxStepsExceeded(max_steps_text(self.max_steps, paused, full, cut, ignored, off_ignored, self._endless),
+        raise MaxStepsExceeded(max_steps_text(self.max_steps, paused, cut, ignored, off_ignored, self._endless),
                                messages, self.max_steps, reused_calls=repeated.positions(messages))
 
     def _tool_round(
@@ -550,7 +554,8 @@ class Agent(Batching, AgentMethodAdvice):
         Returns:
             The :class:`AgentResult` of the run: ``output`` (the answer's text), ``messages`` (the whole
             conversation, the input first, every reply and tool result after it), ``steps`` (model calls made),
-            ``stop_reason`` (``"answer"``, ``"return_direct"``, ``"max_steps"``, ``"refusal"`` or ``"length"``) and
+            ``stop_reason`` (``"answer"``, ``"return_direct"``, ``"max_steps"``, ``"refusal"`` or ``"length"``: see
+            :class:`AgentResult`; a reply cut by the context window, ``context_full``, ends the run there) and
             ``structured_response`` (``response_format``'s value, or ``None``).
 
         Raises:
