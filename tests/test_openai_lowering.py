@@ -147,17 +147,21 @@ def test_strict_with_no_parameters() -> None:
         "type": "object", "properties": {}, "required": [], "additionalProperties": False}
 
 
+# the advice fits the reason, in the Anthropic strict warning's words (review 264 #3)
+_DICT_ADVICE = "Give the parameter a pydantic model with named fields instead of a dict"
+
+
 @pytest.mark.parametrize(
-    ("annotation", "reason"),
+    ("annotation", "reason", "advice"),
     [
-        (dict[str, str], "an object with free-form keys"),
-        (dict, "an object with free-form keys"),
-        (dict[str, Any] | None, "an object with free-form keys"),
-        (list[dict[str, int]], "an object with free-form keys"),
-        (Any, "a parameter that takes a value of any type"),
+        (dict[str, str], "an object with free-form keys", _DICT_ADVICE),
+        (dict, "an object with free-form keys", _DICT_ADVICE),
+        (dict[str, Any] | None, "an object with free-form keys", _DICT_ADVICE),
+        (list[dict[str, int]], "an object with free-form keys", _DICT_ADVICE),
+        (Any, "a parameter that takes a value of any type", "Give the parameter a type"),
     ],
 )
-def test_schemas_that_cannot_be_strict_warn_and_stay_non_strict(annotation: Any, reason: str) -> None:
+def test_schemas_that_cannot_be_strict_warn_and_stay_non_strict(annotation: Any, reason: str, advice: str) -> None:
     def f(value) -> str:
         """F."""
         return ""
@@ -168,8 +172,7 @@ def test_schemas_that_cannot_be_strict_warn_and_stay_non_strict(annotation: Any,
     assert "strict" not in out["function"]
     assert out["function"]["parameters"] == tool(f).parameters
     assert str(record[0].message) == (
-        f"Tool 'f' cannot use OpenAI strict mode ({reason}); it is sent non-strict. "
-        "Give the parameter a pydantic model with named fields to make it strict.")
+        f"Tool 'f' cannot use OpenAI strict mode ({reason}); it is sent non-strict. {advice} to make it strict.")
     with pytest.raises(ValueError, match=reason.replace("(", r"\(")):
         strict_schema(tool(f).parameters)
 
