@@ -154,8 +154,12 @@ def test_the_cli_says_what_would_help_when_calls_were_cut(monkeypatch: pytest.Mo
     monkeypatch.setattr(cli, "_loaded", lambda specs: [lookup])
     result = CliRunner().invoke(cli.app, ["ask", "look it up", "--max-steps", "2"])
     assert said in result.output and "raise --max-steps" not in result.output
-    with pytest.raises(MaxStepsExceeded):
-        Agent(ScriptedChatModel([_cut(full)], cycle=True), [lookup], max_steps=2).invoke("q")
+    agent = Agent(ScriptedChatModel([_cut(full)], cycle=True), [lookup], max_steps=2)
+    if full:  # (review 267 #1: a reply the window cut ends the run)
+        assert agent.invoke("q").stop_reason == "length"
+    else:
+        with pytest.raises(MaxStepsExceeded):
+            agent.invoke("q")
 
 
 # -- #9: the Args-section warning ----------------------------------------------------------------------------------
