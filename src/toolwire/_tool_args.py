@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from toolwire._call_records import _copy_containers
+from toolwire._tool_calls import ArgumentTextError
 from toolwire._tool_checks import unbound_method_error
 from toolwire.errors import ToolCallParseError, ToolValidationError, UserError
 from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
@@ -91,8 +92,8 @@ class ToolArguments:
         (:func:`toolwire.parsing.arguments.decode_json_strings`).
 
         Raises:
-            ToolValidationError: the arguments are not a JSON object (for text, :class:`~toolwire._tool_calls.
-                ArgumentTextError`, keeping it), or do not match the schema, or nest too deeply for Python to walk them.
+            ToolValidationError: the arguments are not a JSON object (text, or a Python list or number:
+                :class:`~toolwire._tool_calls.ArgumentTextError`), or do not match the schema, or nest too deeply.
             UserError: the tool is a method read from its class (see :meth:`validate_args`).
         """
         try:
@@ -111,7 +112,6 @@ class ToolArguments:
                         args = _copy_containers(args)
                         break
             elif isinstance(args, str | bytes | bytearray):
-                from toolwire._tool_calls import ArgumentTextError
                 from toolwire.parsing.arguments import EXAMPLE, normalize_arguments
 
                 try:
@@ -120,6 +120,9 @@ class ToolArguments:
                     text = str(exc).replace(EXAMPLE, argument_example(self.parameters))
                     raise ArgumentTextError(f"Invalid arguments for tool '{self.name}': {text}", self.name,
                                             raw=args) from None  # (invoke answers the call as ToolExecutor: r. 262 #3)
+            elif args is not None and not isinstance(args, Mapping):  # a Python list or number: as text (r. 269 #3)
+                raise ArgumentTextError(f"Invalid arguments for tool '{self.name}': expected a JSON object of named "
+                                        f"arguments, got {type(args).__name__}.", self.name, raw=args)
             return self.validate_args(args)
         except RecursionError:  # arguments built deeper than Python recurses (review 76: "tool raised RecursionError")
             raise ToolValidationError(f"Invalid arguments for tool '{self.name}': they are nested too deeply to read; "

@@ -66,7 +66,8 @@ def _require_call_id(call: Mapping[str, Any], tool_name: str) -> None:
 
 class ArgumentTextError(ToolValidationError):
     """A tool call's argument text (a string or UTF-8 bytes) that cannot be read as a JSON object (``"[1, 2]"``, cut-off
-    JSON, ``42``), raised by :meth:`~toolwire.tools.Tool.call_args`.
+    JSON, ``42``), or arguments given as a Python value that is no mapping (``[1, 2]``, ``42``: review 269 #3),
+    raised by :meth:`~toolwire.tools.Tool.call_args`.
 
     Private to toolwire: users catch it as :class:`~toolwire.errors.ToolValidationError`. ``tool.invoke(tool_call)``
     and ``ainvoke`` answer the call whose ``args`` is ``raw`` itself (not a nested call the tool's own code made) with
@@ -75,7 +76,7 @@ class ArgumentTextError(ToolValidationError):
     (a JSON string that gives a key twice), the executor's answer to the arguments it read.
 
     Attributes:
-        raw: the argument text as given (str, bytes or bytearray).
+        raw: the arguments as given (str, bytes or bytearray; a list, a number...).
     """
 
     def __init__(self, message: str, tool_name: str | None = None, tool_call_id: str | None = None, *,
