@@ -26,13 +26,18 @@ from toolwire.parsing._scan import (
     to_jsonable,
 )
 
-__all__ = ["TOO_MANY_DIGITS", "decode_value_at", "is_truncation"]
+__all__ = ["NOT_JSON_ADVICE", "TOO_MANY_DIGITS", "decode_value_at", "is_truncation"]
 
 TOO_MANY_DIGITS = ("A number in the call has too many digits to read; send it with fewer digits, or as a string if "
                    "the tool takes one.")
 """The error of a Python-literal call holding an int of more than ``sys.get_int_max_str_digits()`` digits, which
 Python refuses to read or write (in any base: :func:`~toolwire.parsing._python_parse.parse_source`); the pythonic
 reader says the same, naming the call (review 253 #1)."""
+
+
+NOT_JSON_ADVICE = "write lists for sets, and strings or numbers for dict keys"
+"""The advice of an error naming a value of a Python literal that JSON cannot carry (a set, a tuple key, two keys of
+one text), here and in Python-dict argument text (:func:`toolwire.parsing.arguments.normalize_arguments`)."""
 
 
 class _TooLong(Exception):
@@ -45,8 +50,7 @@ class _NotJSON(Exception):
 
     def __init__(self, what: str) -> None:
         super().__init__(what)
-        self.message = (f"The call holds {what}, which JSON cannot carry; write lists for sets, and strings or numbers "
-                        "for dict keys.")
+        self.message = f"The call holds {what}, which JSON cannot carry; {NOT_JSON_ADVICE}."
 
 
 def _literal(source: str) -> Any:

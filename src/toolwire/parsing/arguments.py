@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from toolwire._printing import safe_text
 from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, tool_call
-from toolwire.parsing._decode_at import TOO_MANY_DIGITS
+from toolwire.parsing._decode_at import NOT_JSON_ADVICE, TOO_MANY_DIGITS
 from toolwire.parsing._json_strings import (
     _MAX_SCHEMA_DEPTH,
     JsonStringPlan,
@@ -101,7 +101,8 @@ def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None, *, to
             ``json.loads``, the common case); ``None``, ``""``, whitespace or ``"null"`` (``{}``); a JSON
             string holding a JSON object string (decoded one more level); a Python dict literal with
             single quotes, ``True``/``None`` (read with :func:`ast.literal_eval`, never ``eval``; only
-            JSON-able values are accepted); bytes (UTF-8).
+            JSON-able values are accepted, and a dict key that is an int, finite float, bool or None becomes its JSON
+            text, ``{3: 'a'}`` -> ``{"3": "a"}``, as in a call written as a Python dict); bytes (UTF-8).
         schema: optional JSON Schema object (``{"type": "object", "properties": {...}}``) of the tool.
             With it, a string value whose property wants an object or array is decoded when it holds
             JSON of that kind (string-typed properties keep their text), and a wrapper
@@ -118,9 +119,10 @@ def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None, *, to
             or invalid, an object in the JSON text (or a dict of a Python literal) gives a key twice with
             different values (two equal values are kept once; with ``schema``, also one in a string decoded for an
             object or array parameter: the message names the parameter and the key), a wrapper names a tool other
-            than ``tool_name``, or it holds values JSON cannot carry (a set in a literal; ``NaN``, ``Infinity`` or
-            ``1e999``, which Python's ``json`` reads but JSON has not). ``.raw`` keeps the input; the message is
-            one sentence the model can act on. Never returns ``{}`` for such input.
+            than ``tool_name``, or it holds values JSON cannot carry (a set, a tuple key or two keys of one text
+            such as ``{1: 'a', '1': 'b'}`` in a literal; ``NaN``, ``Infinity`` or ``1e999``, which Python's ``json``
+            reads but JSON has not). ``.raw`` keeps the input; the message is one sentence the model can act on.
+            Never returns ``{}`` for such input.
 
     UTF-16 surrogate pairs left in strings (``'\\ud83d\\ude00'`` read the Python way) are joined, so the
     arguments always encode as UTF-8.
@@ -215,7 +217,10 @@ def _from_bad_json(raw: str, exc: json.JSONDecodeError) -> dict[str, Any]:
 def _python_dict(text: str, raw: Any) -> dict[str, Any] | None:
     """Read a Python dict literal (``{'a': True}``) safely; ``None`` when ``text`` is not one.
 
-    Text without Python syntax (only JSON with, say, a trailing comma) is not read: JSON stays strict.
+    Text without Python syntax (only JSON with, say, a trailing comma) is not read: JSON stays strict. Dict keys that
+    are an int, finite float, bool or None become their JSON text, as in a call written as a Python dict
+    (:func:`~toolwire.parsing._scan.to_jsonable` with ``scalar_keys``); a value JSON cannot carry is named in the
+    error.
     """
     if not looks_pythonic(text):
         return None
@@ -237,14 +242,14 @@ def _python_dict(text: str, raw: Any) -> dict[str, Any] | None:
         value = ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
-    try:
-        return to_jsonable(value)  # type: ignore[no-any-return]
+    try:  # an int, float, bool or None dict key as its JSON text, as a call written as a Python dict reads it
+        return to_jsonable(value, scalar_keys=True)  # type: ignore[no-any-return]  # (review 269 #4)
     except NestedTooDeep:
         raise ToolCallParseError(f"{TOO_DEEP} such as {EXAMPLE}.", raw) from None
-    except ValueError as exc:
+    except ValueError as exc:  # a set, a tuple key, two keys of one text: named, with the pythonic reader's advice
         raise ToolCallParseError(
-            f"The arguments hold {exc}, which JSON cannot carry; send a JSON object such as {EXAMPLE}.", raw
-        ) from None
+            f"The arguments hold {exc}, which JSON cannot carry; {NOT_JSON_ADVICE} in a JSON object such as "
+            f"{EXAMPLE}.", raw) from None
 
 
 # ----------------------------------------------------------------------------------------- schema rules
