@@ -12,11 +12,15 @@ still awaited, and a value that is not awaitable is never awaited.
 from __future__ import annotations
 
 import asyncio
+import gc
+import types
+import warnings
 from typing import Any
 
 import pytest
 
 from toolwire import ToolExecutor, tool
+from toolwire.errors import ToolExecutionError, ToolValidationError
 
 
 def _call(args: Any, name: str = "get_time", call_id: str = "c1") -> dict[str, Any]:
@@ -41,7 +45,106 @@ def test_invoke_answers_arguments_that_are_no_object_as_the_executor_does(args: 
 
 
 def test_bare_arguments_that_are_no_object_keep_their_error() -> None:
-    from toolwire.errors import ToolValidationError
-
     with pytest.raises(ToolValidationError, match="expected a JSON object of named arguments, got list"):
         get_time.invoke([1, 2])
+
+
+# -- #2 ------------------------------------------------------------------------------------------------------------
+
+MADE: list[Any] = []
+
+
+async def _page(url: str) -> str:
+    return "page " + url
+
+
+def _made(url: str) -> Any:
+    made = _page(url)
+    MADE.append(made)
+    return made
+
+
+@tool
+def fetch_all(urls: list[str]) -> list[Any]:
+    """Fetch every URL (asyncio.gather forgotten)."""
+    return [_made(url) for url in urls]
+
+
+@tool
+def fetch_map(urls: list[str]) -> dict[str, Any]:
+    """Fetch every URL into a dict."""
+    return {"pages": {url: _made(url) for url in urls}, "count": len(urls)}
+
+
+@tool(response_format="content_and_artifact")
+def fetch_with_artifact(urls: list[str]) -> Any:
+    """Fetch, the page as the artifact."""
+    return "text", _made(urls[0])
+
+
+@types.coroutine
+def _generator_based() -> Any:
+    yield
+    return "y"
+
+
+@tool
+def old_style(urls: list[str]) -> Any:
+    """Returns a generator-based coroutine."""
+    return _generator_based()
+
+
+NESTED = ("returned a result that holds an awaitable or async generator (a coroutine never awaited); declare the "
+          "function `async def` and await them inside it (asyncio.gather for several), returning their values.")
+
+
+@pytest.mark.parametrize("made", [fetch_all, fetch_map])
+def test_coroutines_inside_a_result_are_refused_and_closed(made: Any) -> None:
+    MADE.clear()
+    call = _call({"urls": ["a", "b"]}, name=made.name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        answers = [made.invoke(call), asyncio.run(made.ainvoke(call)), ToolExecutor([made]).execute([call])[0],
+                   asyncio.run(ToolExecutor([made]).aexecute([call]))[0]]
+        gc.collect()
+    for answer in answers:
+        assert (answer.status, answer.content) == ("error", f"Error: tool '{made.name}' failed: Tool '{made.name}' "
+                                                            f"{NESTED}")
+        assert answer.artifact is None
+    assert len(MADE) == 8 and all(made.cr_frame is None for made in MADE)  # closed: no "never awaited" warning
+
+
+def test_a_coroutine_artifact_is_refused_and_closed() -> None:
+    MADE.clear()
+    call = _call({"urls": ["a"]}, name="fetch_with_artifact")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        answers = [fetch_with_artifact.invoke(call), ToolExecutor([fetch_with_artifact]).execute([call])[0]]
+        gc.collect()
+    for answer in answers:
+        assert answer.status == "error" and "returned an awaitable or async generator" in answer.content
+    assert len(MADE) == 2 and all(made.cr_frame is None for made in MADE)
+
+
+def test_a_generator_based_coroutine_is_refused_as_a_coroutine_is() -> None:
+    with pytest.raises(ToolExecutionError, match="returned an awaitable or async generator instead of a result"):
+        old_style.invoke({"urls": []})
+    with pytest.raises(ToolExecutionError, match="returned an awaitable or async generator instead of a result"):
+        asyncio.run(old_style.ainvoke({"urls": []}, timeout=5))
+    answer = ToolExecutor([old_style]).execute([_call({"urls": []}, name="old_style")])[0]
+    assert answer.status == "error" and "returned an awaitable" in answer.content
+
+
+def test_plain_generators_and_other_objects_are_unchanged() -> None:
+    @tool
+    def count(n: int) -> Any:
+        """Count."""
+        return (i for i in range(n))
+
+    @tool
+    def other(n: int) -> Any:
+        """A list of plain objects."""
+        return [range(n), {1, 2}]
+
+    assert count.invoke({"n": 3}) == [0, 1, 2]
+    assert other.invoke(_call({"n": 2}, name="other")).content == "[[0, 1], [1, 2]]"

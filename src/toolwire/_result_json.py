@@ -16,6 +16,7 @@ import base64
 import dataclasses
 import datetime
 import functools
+import inspect
 import json
 import math
 import re
@@ -31,7 +32,7 @@ from pydantic_core import to_jsonable_python
 
 from toolwire._json_fallback import _str, json_fallback
 
-__all__ = ["distinct_keys", "json_fallback", "json_form", "standard_base64", "standard_block"]
+__all__ = ["Unawaited", "distinct_keys", "json_fallback", "json_form", "standard_base64", "standard_block"]
 
 
 def _utf8(value: bytes | bytearray) -> str:
@@ -52,7 +53,18 @@ def _utf8(value: bytes | bytearray) -> str:
 def _json_default(value: Any) -> Any:
     if isinstance(value, bytes | bytearray | memoryview):  # (a memoryview as the bytes it views: review 116)
         return _utf8(bytes(value))
-    return to_jsonable_python(value, fallback=json_fallback)
+    return to_jsonable_python(value, fallback=_result_fallback)
+
+
+class Unawaited(TypeError):
+    """A result holds an awaitable or async generator (a coroutine never awaited): no JSON form (review 269 #2)."""
+
+
+def _result_fallback(value: Any) -> Any:
+    """:func:`json_fallback`, but an awaitable raises :class:`Unawaited` (it was written ``"<coroutine object>"``)."""
+    if inspect.isawaitable(value) or type(value) is types.AsyncGeneratorType:
+        raise Unawaited(f"it holds a {type(value).__name__} that was never awaited")
+    return json_fallback(value)
 
 
 def _non_finite_name(value: float) -> str:
@@ -61,8 +73,7 @@ def _non_finite_name(value: float) -> str:
 
 
 def _finite(value: Any) -> Any:
-    """``value`` with every NaN or infinite float (in plain dicts, lists and tuples) replaced by its name as a
-    string (:func:`_non_finite_name`)."""
+    """``value`` with each NaN or infinite float (in dicts, lists, tuples) as its name (:func:`_non_finite_name`)."""
     if isinstance(value, float):
         return value if math.isfinite(value) else _non_finite_name(value)
     if isinstance(value, dict):
@@ -118,9 +129,8 @@ def _json_key(key: Any) -> Any:
 
 
 def _json_keys(value: Any) -> Any:
-    """``value`` with the keys of its plain dicts (in dicts, lists and tuples) that JSON cannot hold written as
-    text (:func:`_json_key`): ``json.dumps`` never passes keys to its ``default``, so a ``dict[date, float]``
-    result failed (review 28). Models, dataclasses... are converted by ``default``, keys included."""
+    """``value`` with its plain dicts' keys (in dicts, lists, tuples) JSON cannot hold as text (:func:`_json_key`):
+    ``json.dumps`` never gives keys to ``default`` (review 28: ``dict[date, float]`` failed); models' are converted."""
     if isinstance(value, dict):
         return {_json_key(k): _json_keys(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -229,10 +239,8 @@ def _named_tuples(value: Any, path: set[int] | None = None) -> Any:
 
 
 def _dumps(result: Any) -> str:
-    """JSON text of ``result``, non-finite floats written as the strings ``"NaN"``, ``"Infinity"``,
-    ``"-Infinity"`` (strict JSON has no NaN), dict keys JSON cannot hold as text (:func:`_json_keys`),
-    NamedTuples as objects and a dict two of whose keys are one JSON text as its ``[key, value]`` pairs
-    (:func:`json_form`)."""
+    """JSON text of ``result``, non-finite floats as the strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"``, dict keys
+    JSON cannot hold as text (:func:`_json_keys`), NamedTuples as objects, :func:`json_form`'s pairs."""
     return _keys_as_text(_dumps_as_is, json_form(result))
 
 
@@ -246,8 +254,7 @@ def _dumps_as_is(result: Any) -> str:
 
 
 _BINARY = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
-"""Control bytes (NUL, ...) that text does not hold but an image file's header fields do: the tab, newlines, form
-feed and escape are left out, since text can hold them."""
+"""Control bytes (NUL...) an image file's header holds but text does not (not the tab, newlines, form feed, escape)."""
 
 _IMAGE_SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
                      (b"GIF89a", "image/gif"))
@@ -256,10 +263,8 @@ _IMAGE_SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "ima
 def image_mime(data: bytes | bytearray) -> str | None:
     """The MIME type of ``data`` when it starts as an image file does, else None.
 
-    Read from the file signatures the formats define: PNG's 8 bytes (PNG specification, section 5.2), JPEG's SOI
-    marker and the first byte of the next marker (``FF D8 FF``, ITU T.81), GIF's ``GIF87a``/``GIF89a`` header,
-    and WebP's RIFF header with the ``WEBP`` form type (RFC 9649, section 2.5). These four are the image types
-    the OpenAI, Anthropic and Gemini APIs all accept.
+    Read from the file signatures: PNG's 8 bytes (PNG specification 5.2), JPEG's ``FF D8 FF`` (ITU T.81), GIF's
+    ``GIF87a``/``GIF89a``, WebP's RIFF header with ``WEBP`` (RFC 9649 2.5): the types OpenAI, Anthropic, Gemini take.
     """
     head = bytes(data[:12])
     if head[:4] == b"RIFF" and head[8:12] == b"WEBP":

@@ -8,20 +8,16 @@
 * :func:`_require_call_id`: a tool call given to ``invoke`` needs an id for its ToolMessage to answer.
 * :class:`ArgumentTextError`: a call's argument text that is no JSON object, which ``invoke`` answers with
   :func:`answered`, as :class:`~toolwire.execution.ToolExecutor` answers the call (review 262 #3).
-* :func:`awaitable_error` and :func:`refuse_awaitable`: a sync tool's function that returned an awaitable, refused
-  with one sentence for a tool call and for bare arguments alike (review 265 #2).
 """
 
 from __future__ import annotations
 
-import inspect
-import types
 from collections.abc import Mapping
 from typing import Any
 
 from toolwire._call_records import _ARGUMENT_KEYS
 from toolwire._tool_run import _CURRENT_CALL, check_call_name
-from toolwire.errors import ToolExecutionError, ToolValidationError, UserError
+from toolwire.errors import ToolValidationError, UserError
 
 _TOOL_CALL_KEYS = frozenset(("name", "args", "id", "type"))
 _CALL_MARKS = frozenset(("id", *_ARGUMENT_KEYS))
@@ -83,38 +79,6 @@ class ArgumentTextError(ToolValidationError):
                  raw: Any = None) -> None:
         super().__init__(message, tool_name, tool_call_id)  # (defaults: pickle rebuilds it from its message alone,
         self.raw = raw  # then sets this attribute back)
-
-
-def awaitable_error(tool: Any, result: Any) -> ToolExecutionError:
-    """The error of ``tool``'s function that returned an awaitable or async generator ``result`` where a result was
-    due (a sync function, as a decorator without ``functools.wraps`` makes one of an ``async def``; or an ``async
-    def`` whose value is one), said the same way for a tool call and for bare arguments. A coroutine is closed first,
-    so that Python does not warn that it was never awaited.
-
-    Returns:
-        The :class:`~toolwire.errors.ToolExecutionError` (not raised).
-    """
-    if inspect.iscoroutine(result):
-        result.close()
-    if tool.is_async:
-        return ToolExecutionError(f"Tool '{tool.name}' returned an awaitable or async generator instead of a result; "
-                                  "await it inside the function and return its value.", tool.name)
-    return ToolExecutionError(f"Tool '{tool.name}' returned an awaitable or async generator instead of a result; "
-                              "declare the function `async def` (or keep functools.wraps on its decorator) so "
-                              "toolwire awaits it.", tool.name)
-
-
-def refuse_awaitable(tool: Any, result: Any) -> bool:
-    """False, unless ``result``, which a sync ``tool``'s function returned (``Tool._call``, for a result of no common
-    type that is no iterator), is an awaitable or an async generator: then the call fails (review 265 #2: bare
-    arguments got the coroutine back, never awaited, where a tool call got this error).
-
-    Raises:
-        ToolExecutionError: :func:`awaitable_error`'s.
-    """
-    if inspect.isawaitable(result) or type(result) is types.AsyncGeneratorType:
-        raise awaitable_error(tool, result)
-    return False
 
 
 def _read(tool: Any, call: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:

@@ -26,7 +26,6 @@ import concurrent.futures
 import contextvars
 import copy
 import functools
-import inspect
 import threading
 import types
 from collections.abc import Callable, Iterator, Mapping
@@ -36,22 +35,13 @@ from pydantic import BaseModel
 
 from toolwire._batch import Batching
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout
-from toolwire._foreign_results import foreign_answer
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._printing import safe_text
 from toolwire._schema_params import is_v1_model
 from toolwire._signature import docstring_summary, function_name, is_async_callable
 from toolwire._staticmethods import written_static
 from toolwire._tool_args import ToolArguments, hide_injected_fields
-from toolwire._tool_calls import (
-    ArgumentTextError,
-    _is_tool_call,
-    _require_call_id,
-    aanswered,
-    answered,
-    awaitable_error,
-    refuse_awaitable,
-)
+from toolwire._tool_calls import ArgumentTextError, _is_tool_call, _require_call_id, aanswered, answered
 from toolwire._tool_checks import (
     SET_CHECKED,
     check_description,
@@ -64,6 +54,7 @@ from toolwire._tool_checks import (
 )
 from toolwire._tool_dispatch import dispatch_positional
 from toolwire._tool_pickle import copy_tool, reduce_tool
+from toolwire._tool_results import settled_result, tool_message
 from toolwire._tool_run import (
     _CURRENT_CALL,
     _call_id,
@@ -74,7 +65,6 @@ from toolwire._tool_run import (
     check_call_name,
     current_call_id,
     current_tool_call,
-    drain,
     escaped,
     guarded,
     receiver,
@@ -83,7 +73,7 @@ from toolwire._tool_run import (
     unwrapped,
 )
 from toolwire._tool_spec import ToolSpec
-from toolwire.errors import SchemaError, ToolExecutionError, ToolResultError, ToolTimeoutError, UserError
+from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, UserError
 from toolwire.messages import ToolCall, ToolMessage
 from toolwire.parsing.arguments import JsonStringPlan
 from toolwire.results import error_text, result_to_content, truncate_content, unsent_result, valid_text
@@ -395,11 +385,8 @@ class Tool(ToolArguments, Batching):
             positional = self._positional(kwargs) if self._positional_only else ()
             result = self.func(*positional, **kwargs)
             kind = type(result)
-            if kind is _GENERATOR or (kind not in _NOT_LAZY and (isinstance(result, Iterator) or (
-                    not self.is_async and refuse_awaitable(self, result)))):  # (a sync tool's coroutine: review 265 #2)
-                # a generator's body, or any lazy iterator (a cursor, a map over a file), runs now, on this
-                # thread, inside the timeout (review 31), not later where the result is written
-                result = list(result) if stop is None else drain(result, stop)
+            if kind is _GENERATOR or (kind not in _NOT_LAZY and (not self.is_async or isinstance(result, Iterator))):
+                result = settled_result(self, result, stop)  # a generator drained now, a sync tool's coroutine refused
             return result
         except (StopIteration, StopAsyncIteration) as exc:  # asyncio cannot carry them: a run would hang
             raise escaped(exc) from exc
@@ -424,26 +411,7 @@ class Tool(ToolArguments, Batching):
             call_id = _call_id(call)
             return ToolMessage._made(valid_text(result), call_id if call_id.isascii() else valid_text(call_id),
                                      self.name, "success", None)
-        if isinstance(result := foreign_answer(result, self.name), ToolMessage):  # the tool's own answer (toolwire's
-            # or LangChain's ToolMessage, review 93): its content, status and artifact answer this call, under its id
-            return ToolMessage(result.content, _call_id(call), name=self.name, status=result.status,
-                               artifact=result.artifact)
-        artifact, returned = None, result
-        if self.response_format == "content_and_artifact":
-            if not (isinstance(result, tuple) and len(result) == 2):
-                raise ToolExecutionError(
-                    f"Tool '{self.name}' has response_format='content_and_artifact' and must return a "
-                    f"(content, artifact) tuple, but returned {type(result).__name__}."
-                )
-            result, artifact = result
-        if inspect.isawaitable(result) or type(result) is _ASYNC_GENERATOR:  # (an async tool's; a content part)
-            raise awaitable_error(self, result)
-        try:
-            content = result_to_content(result)
-        except ToolResultError as exc:
-            exc.result = returned  # (the whole pair of a content_and_artifact tool: its artifact is not lost)
-            raise
-        return ToolMessage(content, _call_id(call), name=self.name, artifact=artifact)
+        return tool_message(self, result, call)  # (the tool's own ToolMessage, an artifact, any other value)
 
     def _error_message(self, exc: BaseException, call: Mapping[str, Any]) -> ToolMessage:
         return ToolMessage(error_text(exc, self.name, hide_details=self.hide_error_details),
