@@ -12,7 +12,10 @@ still awaited, and a value that is not awaitable is never awaited.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import functools
 import gc
+import inspect
 import types
 import warnings
 from typing import Any
@@ -148,3 +151,89 @@ def test_plain_generators_and_other_objects_are_unchanged() -> None:
 
     assert count.invoke({"n": 3}) == [0, 1, 2]
     assert other.invoke(_call({"n": 2}, name="other")).content == "[[0, 1], [1, 2]]"
+
+
+# -- #1 ------------------------------------------------------------------------------------------------------------
+
+RAN: list[str] = []
+
+
+async def _fetch(q: str) -> str:
+    """Fetch a page."""
+    await asyncio.sleep(0)
+    RAN.append(q)
+    return "got " + q
+
+
+def _in_own_loop(func: Any) -> Any:
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:  # asgiref's async_to_sync, asyncer's syncify, by hand
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, func(*args, **kwargs)).result()
+    return wrapper
+
+
+def _asyncio_run(func: Any) -> Any:
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:  # fails where an event loop runs, as async_to_sync does
+        return asyncio.run(func(*args, **kwargs))
+    return wrapper
+
+
+class _AsyncToSync:
+    """asgiref.sync.AsyncToSync's shape: an object made with functools.update_wrapper, refusing a running loop."""
+
+    def __init__(self, func: Any) -> None:
+        self.func = func
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self.func(*args, **kwargs))
+        raise RuntimeError("You cannot use AsyncToSync in the same thread as an async event loop.")
+
+
+def _answers(made: Any, timeout: float | None = None) -> list[Any]:
+    call = _call({"q": "a"}, name=made.name)
+    return [made.invoke({"q": "a"}, timeout=timeout), made.invoke(call, timeout=timeout).content,
+            asyncio.run(made.ainvoke({"q": "a"}, timeout=timeout)),
+            ToolExecutor([made]).execute([call])[0].content,
+            asyncio.run(ToolExecutor([made]).aexecute([call]))[0].content]
+
+
+@pytest.mark.parametrize("wrap", [_in_own_loop, _asyncio_run, _AsyncToSync])
+@pytest.mark.parametrize("timeout", [None, 5.0])
+def test_a_sync_wrapper_that_runs_the_async_def_itself_is_run_as_sync_code(wrap: Any, timeout: float | None) -> None:
+    made = tool(wrap(_fetch), name="fetch")
+    assert not inspect.iscoroutinefunction(made.func)
+    RAN.clear()
+    assert _answers(made, timeout) == ["got a"] * 5
+    assert RAN == ["a"] * 5  # each call ran once: none failed after its work was done
+
+
+def test_a_plain_wrapper_returning_the_coroutine_is_still_awaited_on_the_callers_loop() -> None:
+    loops: list[Any] = []
+
+    async def where(q: str) -> str:
+        """Say which loop runs it."""
+        loops.append(asyncio.get_running_loop())
+        return q
+
+    @functools.wraps(where)
+    def logged(*args: Any, **kwargs: Any) -> Any:
+        return where(*args, **kwargs)
+
+    made = tool(logged, name="where")
+    assert made.is_async
+
+    async def run() -> Any:
+        return await made.ainvoke({"q": "x"}), asyncio.get_running_loop()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        value, caller = asyncio.run(run())
+        assert made.invoke({"q": "y"}) == "y"
+        assert asyncio.run(made.ainvoke({"q": "z"}, timeout=5)) == "z"
+    assert value == "x" and loops[0] is caller

@@ -11,6 +11,7 @@ docstring; :func:`_parse_docstring` reads a docstring's description and paramete
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import re
@@ -237,6 +238,30 @@ def is_async_callable(func: Any) -> bool:
     unwrapped = inspect.unwrap(func)
     return async_def(func) or (unwrapped is not func and async_def(unwrapped)) or (
         not inspect.isroutine(func) and callable(func) and async_def(type(func).__call__))
+
+
+_MARKED = getattr(asyncio.coroutines, "_is_coroutine", None)  # asgiref's markcoroutinefunction before Python 3.12
+
+
+def sync_wrapper(func: Any) -> bool:
+    """Whether ``func``, which :func:`is_async_callable` takes for async, is so only through its ``__wrapped__``: its
+    own code is sync (``inspect.iscoroutinefunction`` is False, and it is not marked with
+    ``inspect.markcoroutinefunction`` or asgiref's), as a ``functools.wraps`` wrapper's, an ``lru_cache``'s or asgiref's
+    ``AsyncToSync``'s is. It may hand back the coroutine or run it itself and return its value (``async_to_sync``,
+    ``asyncer.syncify``: review 269 #1), which only calling it tells: the tool calls it on a worker thread
+    (:func:`toolwire._tool_run.guarded`).
+
+    Returns:
+        True for such a wrapper; False for an ``async def``, a partial or a callable object whose ``__call__`` is one.
+    """
+    if type(func) is types.FunctionType and not func.__dict__:  # a plain ``async def``
+        return False
+    if inspect.iscoroutinefunction(func) or inspect.isasyncgenfunction(func):
+        return False
+    if _MARKED is not None and getattr(func, "_is_coroutine", None) is _MARKED:
+        return False
+    return inspect.isroutine(func) or not callable(func) or not (
+        inspect.iscoroutinefunction(type(func).__call__) or inspect.isasyncgenfunction(type(func).__call__))
 
 
 def call_doc(func: Any) -> str | None:

@@ -373,10 +373,12 @@ async def guarded(tool: Any, kwargs: dict[str, Any]) -> Any:
         TaskInterrupt: the tool raised ``KeyboardInterrupt`` (see :class:`TaskInterrupt`).
     """
     running = current_task()
-    try:
-        result = tool._call(kwargs)
+    try:  # (a sync wrapper of an async def on a worker thread: it may run the coroutine itself, review 269 #1)
+        result = await untimed_thread(tool._call, kwargs, tool.name, False) if tool._off_loop else tool._call(kwargs)
         if type(result) is types.AsyncGeneratorType:
             return await _gathered(result)
+        if type(result) is not types.CoroutineType and not inspect.isawaitable(result):  # a value: never awaited
+            return result
         return await result
     except asyncio.CancelledError as exc:
         if not own_cancellation():

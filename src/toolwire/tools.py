@@ -38,7 +38,7 @@ from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._printing import safe_text
 from toolwire._schema_params import is_v1_model
-from toolwire._signature import docstring_summary, function_name, is_async_callable
+from toolwire._signature import docstring_summary, function_name, is_async_callable, sync_wrapper
 from toolwire._staticmethods import written_static
 from toolwire._tool_args import ToolArguments, hide_injected_fields
 from toolwire._tool_calls import ArgumentTextError, _is_tool_call, _require_call_id, aanswered, answered
@@ -110,7 +110,9 @@ class Tool(ToolArguments, Batching):
         tool_call_schema: the arguments as a pydantic model class, LangChain's (also ``get_input_schema()``; made on
             first use, see :mod:`toolwire._tool_model`).
         func: the wrapped function (sync or async).
-        is_async: True for ``async def`` functions (async generator functions included).
+        is_async: True for ``async def`` functions (async generator functions included), and for a sync wrapper of one
+            (``functools.wraps``): that is called on a worker thread, and what it returns is awaited when it is
+            awaitable, else used as it is (asgiref's ``async_to_sync`` runs the coroutine itself: review 269 #1).
         return_direct: when True the Agent stops after this tool and returns its result.
         timeout: seconds a call may take, or None.
         response_format: ``"content"``, or ``"content_and_artifact"`` (the function returns
@@ -132,6 +134,7 @@ class Tool(ToolArguments, Batching):
         "_json_plan",
         "_method",
         "_null_plan",
+        "_off_loop",
         "_positional_only",
         "_source",
         "_validate",
@@ -184,6 +187,7 @@ class Tool(ToolArguments, Batching):
         self._json_plan: JsonStringPlan | bool | None = False  # worked out at the first dict of arguments
         self._source: tuple[str, Any] | None = None  # how to make it again when pickled (_tool_pickle)
         self.is_async = is_async_callable(func)
+        self._off_loop = self.is_async and sync_wrapper(func)  # called on a worker thread (review 269 #1)
         set_(self, "return_direct", return_direct)
         set_(self, "timeout", timeout)
         set_(self, "response_format", response_format)
