@@ -10,7 +10,9 @@ model whose template has none ("... does not support tools": :data:`OLLAMA_HINT`
 answers 503 "Loading model" while it loads its model, which passes (:func:`loading_hint`: retried, and said to be
 temporary; review 214 #5). LM Studio answers a path
 it does not serve with HTTP 200 and ``{"error": "Unexpected endpoint or method. (POST ...)"}``
-(:func:`unknown_endpoint`: a ``base_url`` without ``/v1``; review 177 #3).
+(:func:`unknown_endpoint`: a ``base_url`` without ``/v1``; review 177 #3). A Mistral model served under a name toolwire
+does not know as Mistral's refuses toolwire's own call ids ("Tool call id was ... but must be a-z, A-Z, 0-9, with a
+length of 9"): :func:`call_id_hint` names ``mistral_call_ids=True`` (review 269 #5).
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from toolwire.errors import ProviderError
 from toolwire.models._retry import _RETRY_ADVICE, NOT_FOUND_HINT, SERVER_FAILED_HINT
 from toolwire.models._status_hints import SPECIFIC_HINTS
 
-__all__ = ["SERVER_KEY_HINT", "adapt_error", "loading_hint", "own_server", "server_hint", "setup_hint",
-           "unknown_endpoint"]
+__all__ = ["MISTRAL_IDS_ADVICE", "MISTRAL_IDS_HINT", "SERVER_KEY_HINT", "adapt_error", "call_id_hint", "loading_hint",
+           "own_server", "server_hint", "setup_hint", "unknown_endpoint"]
 
 SERVER_KEY_HINT = ("Pass this server's own API key as ChatOpenAI(..., api_key=...) (the key it was started with, "
                    "such as vLLM's --api-key) and check its permissions.")
@@ -45,6 +47,20 @@ _LOADING = re.compile(r"^\s*Loading model\b", re.IGNORECASE)
 """llama-server's answer while it loads its model (HTTP 503, ``ERROR_TYPE_UNAVAILABLE``: "Loading model")."""
 _UNKNOWN_ENDPOINT = re.compile(r"^\s*Unexpected endpoint or method\b", re.IGNORECASE)
 """LM Studio's answer to a path it does not serve (HTTP 200)."""
+
+_MISTRAL_IDS = re.compile(r"\btool[ _]?call[ _]?ids?\b[\s\S]{0,400}?\blength (?:of )?9\b", re.IGNORECASE)
+"""How a Mistral-family server refuses a call id that is not 9 letters and digits: mistral_common's "Tool call id was
+call_4284f39e1 but must be a-z, A-Z, 0-9, with a length of 9." (Mistral's API, vLLM in Mistral mode: HTTP 400), and
+Mistral's Hugging Face chat templates' "Tool call IDs should be alphanumeric strings with length 9!" (vLLM with the
+template, llama-server ``--jinja``)."""
+MISTRAL_IDS_ADVICE = "pass ChatOpenAI(..., mistral_call_ids=True), or "
+"""The clause of :data:`MISTRAL_IDS_HINT` that names a Python argument (its ``api_advice``: the command line has no
+such option, and says the rest)."""
+MISTRAL_IDS_HINT = ("This server takes tool call ids only as 9 letters and digits (a Mistral model's chat format): "
+                    f"{MISTRAL_IDS_ADVICE}give the model a name with mistral in it where the server does not check the "
+                    "name (llama-server with one model), so that toolwire sends its ids in that form.")
+"""The hint of :func:`call_id_hint`: the ids are toolwire's own, so the user cannot change them, only how they are
+sent (docs/providers.md, "Tool call ids on Mistral-family servers")."""
 
 VLLM_HINT = ("Start vLLM with tool calling on: --enable-auto-tool-choice --tool-call-parser NAME (the parser of the "
              "model's call format, such as hermes for Qwen or llama3_json for Llama 3.1), or call the model "
@@ -67,6 +83,14 @@ def setup_hint(message: str) -> str | None:
     if _OLLAMA_NO_TOOLS.search(message):
         return OLLAMA_HINT
     return None
+
+
+def call_id_hint(message: str) -> str | None:
+    """The hint of a Mistral-family server's refusal of a tool call id that is not 9 letters and digits, from its
+    ``message`` (mistral_common's "Tool call id was ... but must be a-z, A-Z, 0-9, with a length of 9", a Mistral chat
+    template's "Tool call IDs should be alphanumeric strings with length 9!"): :data:`MISTRAL_IDS_HINT`, which says to
+    pass ``mistral_call_ids=True``; None for any other message."""
+    return MISTRAL_IDS_HINT if _MISTRAL_IDS.search(message) else None
 
 
 def loading_hint(status: int | None, message: str, base_url: str | None) -> str | None:
@@ -126,7 +150,10 @@ def adapt_error(error: ProviderError, base_url: str | None, *, compatible: bool)
 
     Returns:
         ``error``: a refusal of tools by a server started without tool calling, or of a model that cannot call
-        tools (:func:`setup_hint`), gets the hint naming the flag or the model and is not retryable; on a compatible
+        tools (:func:`setup_hint`), gets the hint naming the flag or the model and is not retryable; so does a
+        Mistral-family server's refusal of a call id that is not 9 letters and digits, whatever its status
+        (:func:`call_id_hint`, its ``api_advice`` :data:`MISTRAL_IDS_ADVICE`: the same ids get the same refusal); on a
+        compatible
         server llama-server's 503 "Loading model" gets :func:`loading_hint`'s (retryable), a 401/403
         :data:`SERVER_KEY_HINT` (unless its hint says the account or location is the problem:
         :data:`~toolwire.models._status_hints.SPECIFIC_HINTS`), and on a server of the user's own a 404 or 5xx
@@ -134,9 +161,12 @@ def adapt_error(error: ProviderError, base_url: str | None, *, compatible: bool)
     """
     message = str(error.args[0]) if error.args else ""
     hint = setup_hint(message)
+    ids = call_id_hint(message) if hint is None else None
     loading = loading_hint(error.status, message, base_url) if compatible else None
     if hint is not None:
         error.hint, error.retryable, error.api_advice = hint, False, None
+    elif ids is not None:  # (review 269 #5: "the message above says which field", of ids the user cannot change)
+        error.hint, error.retryable, error.api_advice = ids, False, MISTRAL_IDS_ADVICE
     elif loading is not None:  # temporary: retried as any 5xx, the hint saying so
         error.hint, error.retryable, error.api_advice = loading, True, _RETRY_ADVICE
     elif compatible and error.status in (401, 403) and error.hint not in SPECIFIC_HINTS:  # (not a location's: 263 #1)
