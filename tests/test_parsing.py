@@ -193,7 +193,7 @@ def test_single_quoted_python_dict_is_read_with_literal_eval():
 
 @pytest.mark.parametrize(
     ("raw", "what"),
-    [("{'a': {1, 2}}", "set"), ("{'a': b'x'}", "bytes"), ("{'a': 1j}", "complex"), ("{1: 'a'}", "key")],
+    [("{'a': {1, 2}}", "set"), ("{'a': b'x'}", "bytes"), ("{'a': 1j}", "complex"), ("{(1, 2): 'a'}", "key")],
 )
 def test_python_literal_with_values_json_cannot_carry_is_refused(raw, what):
     with pytest.raises(ToolCallParseError, match=what):
