@@ -237,3 +237,21 @@ def test_a_plain_wrapper_returning_the_coroutine_is_still_awaited_on_the_callers
         assert made.invoke({"q": "y"}) == "y"
         assert asyncio.run(made.ainvoke({"q": "z"}, timeout=5)) == "z"
     assert value == "x" and loops[0] is caller
+
+
+@pytest.mark.parametrize("wrap", [_in_own_loop, _asyncio_run])
+def test_a_structured_tools_coroutine_that_is_a_sync_wrapper_is_run_as_sync_code(wrap: Any) -> None:
+    """The async twin of ``StructuredTool.from_function(func=..., coroutine=...)`` reads its own ``coroutine``'s
+    kind, not ``func``'s (review 269 #1)."""
+    from toolwire import StructuredTool
+
+    def fetch(q: str) -> str:
+        """Fetch a page."""
+        return "sync " + q
+
+    made = StructuredTool.from_function(func=fetch, coroutine=wrap(_fetch), name="fetch")
+    RAN.clear()
+    assert made.invoke({"q": "a"}) == "sync a"
+    assert asyncio.run(made.ainvoke({"q": "a"})) == "got a"
+    assert asyncio.run(ToolExecutor([made]).aexecute([_call({"q": "a"}, name="fetch")]))[0].content == "got a"
+    assert RAN == ["a", "a"]

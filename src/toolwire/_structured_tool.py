@@ -31,7 +31,7 @@ from pydantic import BaseModel
 
 from toolwire._concurrency import _SYNC_CALL
 from toolwire._keywords import ADVICE, check_keywords, keyword_names
-from toolwire._signature import function_doc, function_name, is_async_callable
+from toolwire._signature import function_doc, function_name, is_async_callable, sync_wrapper
 from toolwire.errors import SchemaError, UserError
 from toolwire.tools import Tool
 
@@ -112,6 +112,7 @@ def _pair(made: Tool, coroutine: Callable[..., Awaitable[Any]]) -> None:
             object.__setattr__(twin, slot, getattr(made, slot))
     twin.func = coroutine
     twin.is_async = True
+    twin._off_loop = sync_wrapper(coroutine)  # a sync wrapper of an async def runs on a worker thread (review 269 #1)
     twin._method = ""
     object.__setattr__(made, "coroutine", coroutine)
     object.__setattr__(made, "_async_twin", twin)
