@@ -5,8 +5,8 @@ Rules, from the Gemini API reference (``Schema``, "Function calling" guide) and 
 * every node needs a ``type`` (``STRING``, ``INTEGER``, ``NUMBER``, ``BOOLEAN``, ``ARRAY``, ``OBJECT``)
   unless it is an ``any_of`` (400 "type: must be specified when not using one_of, any_of or all_of
   fields"); an untyped node (``Any``, the items of a bare ``list``) is sent as a ``STRING`` holding its
-  JSON text, its description saying so, and :func:`decode_json_text` reads that text back into the value
-  before the tool runs;
+  JSON text, its description saying so (and, as any node's, the keywords it drops: review 271 #1), and
+  :func:`decode_json_text` reads that text back into the value before the tool runs;
 * an ``OBJECT`` needs non-empty ``properties`` (400 "should be non-empty for OBJECT type"): a nested object
   without properties (``dict[str, X]``, ``dict``) is sent as a ``STRING`` holding its JSON text, which
   :func:`toolwire.parsing.arguments.decode_json_strings` decodes (the schema wants an object there); in a union
@@ -30,10 +30,10 @@ Rules, from the Gemini API reference (``Schema``, "Function calling" guide) and 
   model is still told, in the description, a default, the bounds (``minimum``, ``maximum``, their exclusive
   forms, ``multipleOf``, ``minLength``, ``maxLength``, ``pattern``) and a ``format`` Gemini does not take
   (``Format: date.``), as :func:`~toolwire.models.lowering._common.constraint_notes` words them (review 61), and,
-  for a map sent as JSON text, its keys' ``propertyNames`` and its key count (:func:`key_notes`, review 94), and any
-  other keyword it drops (``uniqueItems``, an object's ``minProperties``, ``examples``, ``deprecated``, ``not``,
-  ``contains``...) as the strict lowerings say it
-  (:func:`~toolwire.models.lowering._openai_strict.dropped_notes`, review 264 #1);
+  for a map sent as JSON text, its keys' ``propertyNames`` and its key count (review 94), and any other keyword it
+  drops (``uniqueItems``, an object's ``minProperties``, ``examples``, ``deprecated``, ``not``, ``contains``...) as
+  the strict lowerings say it (:func:`~toolwire.models.lowering._openai_strict.dropped_notes`, review 264 #1), all
+  written by :mod:`~toolwire.models.lowering._gemini_notes`;
 * ``enum`` is for ``STRING`` values only: the values of another ``enum``/``const`` (an ``IntEnum``, a
   ``Literal[0, 3]``, a mixed ``Literal["a", 1]`` sent as JSON text) are written in the description instead
   (``One of: 1, 2.``), so the model still knows the only values the tool takes; a ``null`` among the values
@@ -56,13 +56,21 @@ from toolwire.errors import SchemaError
 from toolwire.models.base import to_tool_spec
 from toolwire.models.lowering._common import (
     COMBINATORS,
-    constraint_notes,
-    default_notes,
     fold_top_union,
     merge_object_union,
     object_branches,
 )
-from toolwire.models.lowering._openai_strict import dropped_notes
+from toolwire.models.lowering._gemini_notes import (
+    ANY_HINT,
+    KEEP,
+    SILENT,
+    joined,
+    key_notes,
+    node_notes,
+    own_text,
+    value_schema_text,
+    values_hint,
+)
 from toolwire.models.lowering._tuples import position_note
 
 __all__ = ["ITEMS", "JsonPath", "ObjectPath", "Rest", "arguments_text", "call_args", "decode_json_text",
@@ -71,18 +79,6 @@ __all__ = ["ITEMS", "JsonPath", "ObjectPath", "Rest", "arguments_text", "call_ar
 _TYPES = {"string": "STRING", "integer": "INTEGER", "number": "NUMBER", "boolean": "BOOLEAN",
           "array": "ARRAY", "object": "OBJECT"}
 _FORMATS = {"STRING": {"enum", "date-time"}, "INTEGER": {"int32", "int64"}, "NUMBER": {"float", "double"}}
-_KEEP = {"type", "description", "enum", "format", "items", "prefixItems", "properties", "required", "anyOf",
-         "oneOf", "minItems", "maxItems", "nullable"}
-_SILENT = {"title", "$schema", "$defs", "definitions", "$ref"}  # structure, not constraints
-# said otherwise (values_hint, constraint_notes, default_notes, key_notes...) or saying nothing of the value; the rest
-# of a node's dropped keywords is said by dropped_notes, as the strict lowerings say it (review 264 #1)
-_SAID = {"allOf", "const", "default", "additionalProperties", "additionalItems", "discriminator", "minimum",
-         "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern",
-         "$id", "$comment", "$anchor", "writeOnly", "readOnly"}
-_MAP_SAID = {"propertyNames", "minProperties", "maxProperties"}  # (key_notes, for a map sent as JSON text)
-_ANY_HINT = ("Any JSON value written as JSON text, e.g. '42', '\"text\"', '[1, 2]' or '{\"key\": 1}'; "
-             "it is decoded before the tool runs")
-
 ITEMS = "[]"
 """The step of a :data:`JsonPath` that means "each item of the array"."""
 
@@ -96,14 +92,6 @@ class Rest(int):
 JsonPath = tuple[str | int, ...]
 """Where a value sits in the arguments: property names, :data:`ITEMS` for the items of an array, an ``int`` for
 one position of a tuple (review 158 #1, #2) and a :class:`Rest` for the items after a tuple's positions."""
-
-
-def _own_text(node: dict[str, Any]) -> str | None:
-    """A node's description, else its ``title`` (one the user wrote, review 264 #2); ``None`` for neither."""
-    for key in ("description", "title"):
-        if isinstance(node.get(key), str) and node[key].strip():
-            return node[key]  # type: ignore[no-any-return]
-    return None
 
 
 def _untitled(node: Any, owner: tuple[str, str] | None) -> Any:
@@ -125,11 +113,6 @@ def _kind_of(values: list[Any]) -> str | None:
         return "number"
     kind = kinds.pop() if len(kinds) == 1 else None
     return kind if kind != "other" else None
-
-
-def _values_hint(values: list[Any]) -> str:
-    """What the description says of the values of an ``enum``/``const`` Gemini cannot send as its ``enum``."""
-    return "One of: " + ", ".join(json.dumps(v, ensure_ascii=False, default=str) for v in values) + "."
 
 
 class _Lowering:
@@ -179,7 +162,7 @@ class _Lowering:
         if not isinstance(node, dict):
             node = {}
         for key in node:
-            if key not in _KEEP and key not in _SILENT and key not in ("allOf", "const"):
+            if key not in KEEP and key not in SILENT and key not in ("allOf", "const"):
                 self.drop(path, key)
         if self.folds(node, refs):
             return self.fold(node, path, refs)
@@ -244,9 +227,9 @@ class _Lowering:
         if len(kept) < len(resolved):
             out["nullable"] = True
         # (an Optional parameter's default, examples... sit beside its anyOf)
-        self.note(out, path, default_notes(node) + _dropped_notes(node, False))
-        if _own_text(node):
-            hint, text = self.json_hints.get(path), _own_text(node)
+        self.note(out, path, node_notes(node, said_format=False))
+        if own_text(node):
+            hint, text = self.json_hints.get(path), own_text(node)
             own = kept[0].get("description") if len(kept) == 1 and isinstance(kept[0], dict) else None
             if isinstance(own, str) and own.strip() and own.strip() not in text:  # (Optional[Flag]'s flag names:
                 stop = "" if text.rstrip().endswith((".", "!", "?", ":")) else "."  # the branch's own words
@@ -263,7 +246,7 @@ class _Lowering:
         known = self.json_hints.get(path)
         if known and text in known:
             return
-        self.json_hints[path] = f"{known} {text}" if known else text
+        self.json_hints[path] = joined(known, text) if known else text
         described = out.get("description")
         if not described or described == known:  # (only notes so far: one more sentence)
             out["description"] = self.json_hints[path]
@@ -296,8 +279,8 @@ class _Lowering:
             nullable = nullable or kind == "null"
             return self.any_text(node, path, nullable)
         out: dict[str, Any] = {"type": gtype}
-        if _own_text(node):
-            out["description"] = _own_text(node)
+        if own_text(node):
+            out["description"] = own_text(node)
         if nullable:
             out["nullable"] = True
         if isinstance(enum, list):
@@ -305,20 +288,17 @@ class _Lowering:
                 out["enum"] = list(enum)
             else:
                 self.drop(path, "enum" if "enum" in node else "const")
-                hint = self.json_hints[path] = _values_hint(enum)
+                hint = self.json_hints[path] = values_hint(enum)
                 out["description"] = f"{out['description']} ({hint})" if out.get("description") else hint
-        notes = constraint_notes(node)
         fmt = node.get("format")
-        if isinstance(fmt, str):
-            if fmt in _FORMATS.get(gtype, ()):
-                out["format"] = fmt
-            else:
-                self.drop(path, f"format {fmt!r}")
-                notes.append(f"Format: {fmt}.")
-        notes += default_notes(node)
+        said_format = isinstance(fmt, str) and fmt not in _FORMATS.get(gtype, ())
+        if said_format:
+            self.drop(path, f"format {fmt!r}")
+        elif isinstance(fmt, str):
+            out["format"] = fmt
+        order = None
         if gtype == "ARRAY":
             out["items"], order = self.items(node, path, refs)
-            notes += [order] if order else []
             for key, field in (("minItems", "min_items"), ("maxItems", "max_items")):
                 if isinstance(node.get(key), int):
                     out[field] = node[key]
@@ -335,8 +315,8 @@ class _Lowering:
                     out["required"] = required
             elif path:  # (the top level: gemini_schema sends no parameters)
                 out = self.json_text(node, out, path)
-        notes += _dropped_notes(node, gtype == "OBJECT" and not node.get("properties"))
-        self.note(out, path, notes)
+        is_map = gtype == "OBJECT" and not node.get("properties")
+        self.note(out, path, node_notes(node, said_format=said_format, order=order, is_map=is_map))
         return out
 
     def items(self, node: dict[str, Any], path: str, refs: tuple[str, ...]) -> tuple[dict[str, Any], str | None]:
@@ -362,14 +342,19 @@ class _Lowering:
 
     def any_text(self, node: dict[str, Any], path: str, nullable: bool = False) -> dict[str, Any]:
         """An untyped node (``Any``, the items of a bare ``list``) as a ``STRING`` holding its JSON text: Gemini
-        refuses a node without a type. Named in ``dropped`` as ``untyped value (sent as JSON text)``; its
-        place is in :attr:`any_paths`, for :func:`decode_json_text`."""
+        refuses a node without a type; its description says, after that, every keyword it drops, as other nodes'
+        do (:func:`~toolwire.models.lowering._gemini_notes.node_notes`). Named in ``dropped`` as ``untyped value (sent
+        as JSON text)``; its place is in :attr:`any_paths`, for :func:`decode_json_text`."""
         self.drop(path, "untyped value (sent as JSON text)")
         self.any_paths.append(self.positions.get(path, ()))
-        description = _own_text(node)
+        description = own_text(node)
         enum = [node["const"]] if "const" in node else node.get("enum")
-        hint = f"{_values_hint(enum)} {_ANY_HINT}" if isinstance(enum, list) and enum else _ANY_HINT
-        self.json_hints[path] = hint
+        hint = f"{values_hint(enum)} {ANY_HINT}" if isinstance(enum, list) and enum else ANY_HINT
+        fmt = node.get("format")
+        if isinstance(fmt, str):
+            self.drop(path, f"format {fmt!r}")
+        notes = node_notes(node, said_format=isinstance(fmt, str))  # (examples, not, default...: review 271 #1)
+        hint = self.json_hints[path] = joined(hint, " ".join(notes)) if notes else hint
         out = {"type": "STRING", "description": f"{description} ({hint})" if description else hint}
         return {**out, "nullable": True} if nullable or node.get("nullable") else out
 
@@ -383,7 +368,7 @@ class _Lowering:
         values = node.get("additionalProperties")
         kind = values.get("type") if isinstance(values, dict) else None
         hint = "A JSON object written as a string, e.g. '{\"key\": ...}'"
-        shape = _value_schema_text(values)
+        shape = value_schema_text(values)
         if shape is not None:  # models, lists...: the model must see their fields (review 53)
             hint += f", each value matching the JSON Schema {shape}."
         else:
@@ -398,58 +383,6 @@ class _Lowering:
             self.position_maps[path] = steps
         text = {"type": "STRING", "description": f"{out['description']} ({hint})" if out.get("description") else hint}
         return {**text, "nullable": True} if out.get("nullable") else text
-
-
-def _dropped_notes(node: dict[str, Any], is_map: bool) -> list[str]:
-    """What the description says of ``node``'s keywords Gemini's ``Schema`` does not take and nothing else says
-    (``uniqueItems``, ``minProperties`` of an object with properties, ``examples``, ``deprecated``, ``not``,
-    ``contains``, ``dependentRequired``...), as the strict lowerings say them
-    (:func:`~toolwire.models.lowering._openai_strict.dropped_notes`; review 264 #1); ``is_map``: a map sent as JSON
-    text, whose key rules :func:`key_notes` says. Returns the sentences, ``[]`` for none."""
-    said = _SAID | _MAP_SAID if is_map else _SAID
-    rest = {k: v for k, v in node.items() if k not in _KEEP and k not in _SILENT and k not in said}
-    return dropped_notes(rest) if rest else []
-
-
-_MAX_VALUE_SCHEMA = 1500  # characters of a map's value schema written into a description
-
-
-def key_notes(node: dict[str, Any]) -> list[str]:
-    """What the description of a map sent as JSON text says of its keys, which Gemini's ``Schema`` cannot carry
-    (review 94): the values of ``propertyNames``' ``enum``/``const`` (``Keys: one of "small", "large".``), its
-    ``pattern`` (``Keys must match the regular expression `^(?:0|-?[1-9][0-9]*)$`.``) or ``format``, and the key count
-    (``minProperties``/``maxProperties``: ``At least 1 key and at most 3 keys.``). Returns the sentences, ``[]`` for
-    none."""
-    notes: list[str] = []
-    names = node.get("propertyNames")
-    if isinstance(names, dict):
-        options = [names["const"]] if "const" in names else names.get("enum")
-        if isinstance(options, list) and options:
-            notes.append("Keys: one of " + ", ".join(json.dumps(str(o) if isinstance(o, int) and not
-                                                                isinstance(o, bool) else o, ensure_ascii=False,
-                                                                default=str) for o in options) + ".")
-        elif isinstance(names.get("pattern"), str):
-            pattern = names["pattern"]
-            quoted = f"`` {pattern} ``" if "`" in pattern else f"`{pattern}`"
-            notes.append(f"Keys must match the regular expression {quoted}.")
-        elif isinstance(names.get("format"), str):
-            notes.append(f"Keys of format {names['format']}.")
-    low, high = node.get("minProperties"), node.get("maxProperties")
-    counts = [f"{word} {n} key{'' if n == 1 else 's'}" for word, n in (("at least", low), ("at most", high))
-              if isinstance(n, int) and not isinstance(n, bool)]
-    if counts:
-        notes.append(" and ".join(counts).capitalize() + ".")
-    return notes
-
-
-def _value_schema_text(values: Any) -> str | None:
-    """The compact JSON text of a map's value schema (``additionalProperties``) when a type name does not say it
-    all (an object with properties, an array, an enum...); None for a bare scalar type, a schema with a ``$ref``
-    (meaningless out of place) or one over :data:`_MAX_VALUE_SCHEMA` characters."""
-    if not isinstance(values, dict) or set(values) <= {"type", "description", "title"}:
-        return None
-    text = json.dumps(values, ensure_ascii=False, separators=(",", ":"), default=str)
-    return None if '"$ref"' in text or len(text) > _MAX_VALUE_SCHEMA else text
 
 
 def _lower(parameters: dict[str, Any], name: str) -> tuple[dict[str, Any] | None, _Lowering]:

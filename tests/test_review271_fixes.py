@@ -1,0 +1,79 @@
+"""Review 271: Gemini's value of any type (sent as JSON text) losing the keywords it drops (#1), annotation-only
+keywords said as rules (#6), pydantic's made-up title of a generic with a disambiguated name (#3), a tuple position's
+user title (#4) and the strict-mode advice for ``extra='allow'`` (#5)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from toolwire import StructuredTool
+from toolwire.interop.openai_tools import tool_from_schema
+from toolwire.models.lowering._gemini_schema import gemini_schema
+from toolwire.models.lowering.gemini import convert_to_gemini_tool
+
+_ANY_HINT = ("Any JSON value written as JSON text, e.g. '42', '\"text\"', '[1, 2]' or '{\"key\": 1}'; it is decoded "
+             "before the tool runs")
+
+
+def _model_tool(args: type[BaseModel], name: str = "t") -> StructuredTool:
+    return StructuredTool.from_function(lambda **k: "ok", name=name, description="T.", args_schema=args)
+
+
+def _gemini_props(tool: Any) -> dict[str, Any]:
+    logging.disable(logging.CRITICAL)
+    try:
+        return convert_to_gemini_tool(tool)["parameters"]["properties"]  # type: ignore[no-any-return]
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+# -- #1: a value of any type sent as JSON text keeps its notes ---------------------------------------------------
+
+class _Cells(BaseModel):
+    value: Any = Field(description="The cell value.", examples=[42, "N/A"])
+    legacy: Any = Field(None, deprecated=True)
+    fallback: Any = Field(5)
+    maybe: Any | None = Field(5, examples=[1])
+    cell: int = Field(description="The cell index.", examples=[3])
+
+
+def test_gemini_any_value_says_examples_deprecated_and_default() -> None:
+    props = _gemini_props(_model_tool(_Cells))
+    assert props["value"] == {"type": "STRING", "description": f'The cell value. ({_ANY_HINT}. Examples: 42, "N/A".)'}
+    assert props["legacy"]["description"] == f"{_ANY_HINT}. Deprecated."
+    assert props["fallback"]["description"] == f"{_ANY_HINT}. Default: 5."
+    # (an Optional value of any type: the notes beside its anyOf follow the hint as sentences)
+    assert props["maybe"] == {"type": "STRING", "description": f"{_ANY_HINT}. Default: 5. Examples: 1.",
+                              "nullable": True}
+    assert props["cell"]["description"] == "The cell index. (Examples: 3.)"
+
+
+def test_gemini_any_value_of_a_tool_dict_says_not_and_examples() -> None:
+    schema = {"type": "object", "properties": {
+        "value": {"description": "The new value.", "not": {"type": "null"}},
+        "mode": {"enum": ["auto", 0, 1], "description": "Mode.", "examples": ["auto"]},
+        "bounded": {"minimum": 1, "format": "x-count"}}, "required": ["value"]}
+    props = _gemini_props(tool_from_schema(schema, lambda **k: "ok", name="put", description="Put."))
+    assert props["value"]["description"] == \
+        f'The new value. ({_ANY_HINT}. Must also meet the JSON Schema {{"not": {{"type": "null"}}}}.)'
+    assert props["mode"]["description"] == f'Mode. (One of: "auto", 0, 1. {_ANY_HINT}. Examples: "auto".)'
+    assert props["bounded"]["description"] == f"{_ANY_HINT}. Must be at least 1. Format: x-count."
+
+
+def test_gemini_any_value_without_notes_is_unchanged() -> None:
+    out, _ = gemini_schema({"type": "object", "properties": {"v": {}, "w": {"description": "W."}}})
+    assert out is not None
+    assert out["properties"]["v"] == {"type": "STRING", "description": _ANY_HINT}
+    assert out["properties"]["w"] == {"type": "STRING", "description": f"W. ({_ANY_HINT})"}
+
+
+def test_gemini_any_value_in_a_described_union_keeps_its_notes() -> None:
+    schema = {"type": "object", "properties": {
+        "v": {"anyOf": [{"examples": [7]}, {"type": "null"}], "description": "V."}}}
+    out, _ = gemini_schema(schema)
+    assert out is not None
+    assert out["properties"]["v"] == {"type": "STRING", "description": f"V. ({_ANY_HINT}. Examples: 7.)",
+                                      "nullable": True}
