@@ -13,7 +13,8 @@ function of a LangChain tool that toolwire runs (review 218 #3).
 :func:`raised_in_tool_code` tells them apart by the error's traceback, read only when a call failed. So does
 :func:`hide_unsent_values`, which finds the tools whose code the error came through and hides from the text the
 values they were given that the model was not sent (a ``from_langchain_tool(..., injected={...})`` value, a value a
-``functools.partial`` binds: review 217 #1).
+``functools.partial`` binds: review 217 #1; the value of a parameter LangChain or the application fills, such as an
+``InjectedToolArg`` default: review 273 #1).
 """
 
 from __future__ import annotations
@@ -112,15 +113,84 @@ def _unsent(func: Any) -> list[Mapping[Any, Any]]:
     return [values for values in found if values]
 
 
+def _injected(metadata: Any, annotation: Any) -> bool:
+    """Whether a parameter (or ``args_schema`` field) with these ``Annotated`` ``metadata`` and (bare) ``annotation``
+    is one LangChain or the application fills and the model is not shown: ``InjectedToolArg`` (LangGraph's
+    ``InjectedState``/``InjectedStore``), ``RunnableConfig``; not ``InjectedToolCallId``, whose value is the id of
+    the call, which the model's own call holds."""
+    from toolwire._tool_checks import _runnable_config, langchain_marker
+
+    kinds = {langchain_marker(marker) for marker in metadata or ()}
+    return "injected" in kinds or ("call_id" not in kinds and _runnable_config(annotation))
+
+
+def _hidden_arguments(tool: Any, kwargs: Any) -> dict[str, Any]:
+    """``{parameter: value}`` for the parameters of ``tool`` (a :class:`~toolwire.tools.Tool`) the model is not shown
+    because they are filled for it (:func:`_injected`), with the value its function got in ``kwargs`` (what LangGraph
+    injected through ``to_langchain_tool``), else their default: the only value such a parameter has under toolwire
+    (review 273 #1: an ``InjectedToolArg`` default was quoted to the model). For a tool with an ``args_schema``,
+    its fields so marked and the function's own parameters the model has no field for. Read only when a call failed;
+    ``{}`` when the signature or type hints cannot be read."""
+    import inspect
+    import typing
+
+    from toolwire._signature import hint_target
+
+    func = getattr(tool, "func", None)
+    kwargs = kwargs if isinstance(kwargs, Mapping) else {}
+    try:
+        params = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return {}
+    named = {name: p for name, p in params.items()
+             if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and name not in ("self", "cls")}
+    model = getattr(tool, "args_schema", None)
+    fields = getattr(model, "model_fields", None) if model is not None else None
+    out: dict[str, Any] = {}
+    if isinstance(fields, Mapping) and fields:
+        from pydantic_core import PydanticUndefined
+
+        for name, info in fields.items():
+            if _injected(info.metadata, info.annotation):
+                if name in kwargs:
+                    out[name] = kwargs[name]
+                elif info.default is not PydanticUndefined:
+                    out[name] = info.default
+        hidden = [name for name in named if name not in fields]  # (never the model's: it has no field)
+    else:
+        props = getattr(tool, "parameters", {}).get("properties") or {}
+        candidates = [name for name in named if name not in props]
+        if not candidates:
+            return out
+        try:
+            hints = typing.get_type_hints(hint_target(func), include_extras=True)
+        except Exception:  # (a hint that cannot be resolved: the tool could not have been made)
+            return out
+        hidden = []
+        for name in candidates:
+            hint = hints.get(name)
+            metadata = getattr(hint, "__metadata__", None)
+            if _injected(metadata, hint.__origin__ if metadata is not None else hint):
+                hidden.append(name)
+    for name in hidden:
+        if name in kwargs:
+            out[name] = kwargs[name]
+        elif named[name].default is not inspect.Parameter.empty:
+            out[name] = named[name].default
+    return out
+
+
 def hide_unsent_values(text: str, exc: BaseException) -> str:
     """``text`` (the error text the model gets for a call that failed with ``exc``) with the values that the tools
     whose code ``exc`` came through were given, and that the model was not sent, written as ``<hidden>``
     (:func:`toolwire._tool_args.hide_values`: a text value wherever quoted as its ``repr``, as itself when 8 or more
     characters long, and as a whole word when 4 to 7 long), never in a tool's name as the text quotes it
     (``tool 'count_orders'``): a ``from_langchain_tool(..., injected={...})`` value (an ``InjectedState`` snapshot
-    too), the values a tool's ``functools.partial`` binds. Those tools are found on ``exc``'s traceback (the frames
-    that ran their functions), read only when a call failed; an error without that traceback is left as it is.
-    Never raises an exception.
+    too) or a LangChain tool's injected default, the values a tool's ``functools.partial`` binds, the value of a
+    parameter filled for the model (``InjectedToolArg``, LangGraph's ``InjectedState``/``InjectedStore``,
+    ``RunnableConfig``: its default, or what LangGraph passed through ``to_langchain_tool``). Those tools are found on
+    ``exc``'s traceback (the frames that ran their functions), read only when a call failed; an error without that
+    traceback is left as it is. Never raises an exception.
 
     Returns:
         The text, with those values hidden.
@@ -131,7 +201,10 @@ def hide_unsent_values(text: str, exc: BaseException) -> str:
             frame = tb.tb_frame
             holder = _RUNNERS.get((_module(frame), frame.f_code.co_qualname))
             if holder is not None:
-                found.extend(_unsent(getattr(frame.f_locals.get(holder), "func", None)))
+                tool = frame.f_locals.get(holder)
+                found.extend(_unsent(getattr(tool, "func", None)))
+                if hidden := _hidden_arguments(tool, frame.f_locals.get("kwargs")):
+                    found.append(hidden)
             tb = tb.tb_next
         if not found:
             return text

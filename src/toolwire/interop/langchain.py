@@ -185,6 +185,22 @@ def _injected_needed(lc_tool: Any, visible: set[str]) -> list[str]:
             and "call_id" not in {langchain_marker(m) for m in field.metadata}]
 
 
+def _injected_defaults(lc_tool: Any, visible: set[str]) -> dict[str, Any]:
+    """``{name: default}`` of the arguments of ``lc_tool`` the application injects (``InjectedToolArg``, LangGraph's
+    ``InjectedState``/``InjectedStore``) that have a default: the value the tool gets when ``injected=`` gives none,
+    which the model is never sent (review 273 #1: it was quoted in the error text)."""
+    from pydantic_core import PydanticUndefined
+
+    from toolwire._tool_checks import langchain_marker
+
+    fields = getattr(getattr(lc_tool, "args_schema", None), "model_fields", None)
+    if not isinstance(fields, dict):
+        return {}
+    return {name: field.default for name, field in fields.items() if name not in visible
+            and field.default is not PydanticUndefined
+            and "injected" in {langchain_marker(m) for m in field.metadata}}
+
+
 @refuses_unknown_keywords("from_langchain_tool")
 def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = None) -> Tool:
     """Wrap a LangChain tool as a toolwire :class:`~toolwire.tools.Tool`.
@@ -231,7 +247,8 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
         injected: ``{argument name: value}`` for the arguments the application injects in LangChain
             (``InjectedToolArg``, LangGraph's ``InjectedState``/``InjectedStore``), passed with every call; the
             model never sees them, also not quoted in the error text of an exception the tool raises (each value
-            is written ``<hidden>`` there). Required when the tool has such an argument without a default.
+            is written ``<hidden>`` there, as is the default of such an argument left out). Required when the tool
+            has such an argument without a default.
 
     Returns:
         A new :class:`~toolwire.tools.Tool` that runs ``lc_tool``.
@@ -367,11 +384,12 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
         return answered(lc_tool.invoke(request), own)
 
     has_sync, has_async = _sides(lc_tool)
+    unsent = {**_injected_defaults(lc_tool, visible), **fixed}
     for func in (run, run_async):
         func.__name__ = name if name.isidentifier() else "langchain_tool"
         func.__doc__ = lc_tool.description
-        if fixed:  # (the error text of the tool's own exception hides them: review 217 #1)
-            setattr(func, UNSENT_VALUES, fixed)
+        if unsent:  # (the error text of the tool's own exception hides them: review 217 #1, 273 #1)
+            setattr(func, UNSENT_VALUES, unsent)
     # both sides: toolwire's sync entry points call lc_tool.invoke and its async ones await lc_tool.ainvoke, as
     # LangChain does, made as StructuredTool.from_function(func=, coroutine=) makes such a tool (review 143 #2)
     kind = _CallMarkedBoth if has_sync and has_async else _CallMarked

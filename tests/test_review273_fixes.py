@@ -1,0 +1,86 @@
+"""Review 273: what a tool gets besides its arguments.
+
+#1 an injected parameter's default (and any value toolwire passes for a parameter the model is not shown) is written
+``<hidden>`` in the error text the model reads, as a ``functools.partial``'s value is; #2 a toolwire tool taking
+LangGraph's ``InjectedState``/``InjectedStore`` or LangChain's ``RunnableConfig``, converted with
+``to_langchain_tool``, gets them from LangGraph's ``ToolNode`` / LangChain; #3 a LangChain tool taking v1's
+``ToolRuntime`` gets each call's id in it; #4 a converted tool invoked with bare arguments hides a partial's value in
+the ``ToolException`` text it answers with; #5 ``from_langchain_tool(injected=...)`` refuses the call id's argument.
+"""
+
+import asyncio
+from typing import Annotated, Any
+
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import InjectedToolArg, InjectedToolCallId
+from langchain_core.tools import tool as lc_tool
+from pydantic import BaseModel
+
+from toolwire import Agent, AIMessage, tool
+from toolwire.interop.langchain import from_langchain_tool
+from toolwire.testing import ScriptedChatModel
+
+
+def _call(made: Any, args: dict[str, Any], call_id: str = "c1") -> Any:
+    return made.invoke({"name": made.name, "args": args, "id": call_id, "type": "tool_call"})
+
+
+# -- #1: an injected parameter's default is hidden like a partial's value ------------------------------------------
+
+
+@tool
+def _report(q: str, api_key: Annotated[str, InjectedToolArg] = "sk-DEFAULTSECRET") -> str:
+    """Report."""
+    raise PermissionError(f"key {api_key} was refused for {q}")
+
+
+def test_injected_default_hidden_in_agent_error() -> None:
+    model = ScriptedChatModel([AIMessage("", tool_calls=[{"name": "_report", "args": {"q": "a"}, "id": "c1"}]),
+                               AIMessage("done")])
+    answers = [m.content for m in Agent(model, [_report]).invoke("hi").messages if m.type == "tool"]
+    assert answers == ["Error: tool '_report' raised PermissionError: key <hidden> was refused for a"]
+
+
+def test_injected_default_hidden_async_and_runnable_config() -> None:
+    @tool
+    async def fetch(q: str, token: Annotated[str, InjectedToolArg] = "tok-ASYNCSECRET",
+                    config: RunnableConfig | None = None) -> str:
+        """Fetch."""
+        raise PermissionError(f"token {token} refused for {q}")
+
+    reply = asyncio.run(fetch.ainvoke({"name": "fetch", "args": {"q": "abc"}, "id": "c2", "type": "tool_call"}))
+    assert "ASYNCSECRET" not in reply.content and "token <hidden> refused for abc" in reply.content
+
+
+def test_args_schema_injected_default_hidden() -> None:
+    class Args(BaseModel):
+        q: str
+        api_key: Annotated[str, InjectedToolArg] = "sk-SCHEMADEFAULT"
+
+    @tool(args_schema=Args)
+    def rep(q: str, api_key: str = "sk-SCHEMADEFAULT") -> str:
+        """Report."""
+        raise PermissionError(f"key {api_key} was refused for {q}")
+
+    assert _call(rep, {"q": "a"}).content == "Error: tool 'rep' raised PermissionError: key <hidden> was refused for a"
+
+
+def test_shown_values_and_call_id_stay() -> None:
+    @tool
+    def look(city: str, region: str = "europe-west", call: Annotated[str, InjectedToolCallId] = "",
+             key: Annotated[str, InjectedToolArg] = "sk-KEEPOUT1") -> str:
+        """Look up."""
+        raise LookupError(f"{city} not in {region} (call {call}, key {key})")
+
+    content = _call(look, {"city": "Paris"}, "call_XYZ12345").content
+    assert "Paris not in europe-west (call call_XYZ12345, key <hidden>)" in content
+
+
+def test_langchain_tool_injected_default_hidden() -> None:
+    @lc_tool
+    def lcf(q: str, token: Annotated[str, InjectedToolArg] = "tok-LCDEFAULT") -> str:
+        """L."""
+        raise PermissionError(f"token {token} refused")
+
+    content = _call(from_langchain_tool(lcf), {"q": "a"}).content
+    assert "LCDEFAULT" not in content and "token <hidden> refused" in content
