@@ -9,15 +9,17 @@ the ``ToolException`` text it answers with; #5 ``from_langchain_tool(injected=..
 """
 
 import asyncio
+import functools
 from typing import Annotated, Any
 
+import pytest
 from langchain_core.runnables import RunnableConfig
-from langchain_core.tools import InjectedToolArg, InjectedToolCallId
+from langchain_core.tools import InjectedToolArg, InjectedToolCallId, ToolException
 from langchain_core.tools import tool as lc_tool
 from pydantic import BaseModel
 
 from toolwire import Agent, AIMessage, tool
-from toolwire.interop.langchain import from_langchain_tool
+from toolwire.interop.langchain import from_langchain_tool, to_langchain_tool
 from toolwire.testing import ScriptedChatModel
 
 
@@ -84,3 +86,50 @@ def test_langchain_tool_injected_default_hidden() -> None:
 
     content = _call(from_langchain_tool(lcf), {"q": "a"}).content
     assert "LCDEFAULT" not in content and "token <hidden> refused" in content
+
+
+# -- #4: bare arguments: a ToolException's text hides a partial's value ---------------------------------------------
+
+
+def _fetch(api_key: str, q: str) -> str:
+    """Fetch.
+
+    Args:
+        api_key: key
+        q: the query
+    """
+    raise ToolException(f"key {api_key} was refused for {q}")
+
+
+def test_bare_arguments_tool_exception_hidden() -> None:
+    lt = to_langchain_tool(tool(functools.partial(_fetch, "sk-HIDDENVALUE123")))
+    assert lt.invoke({"q": "a"}) == "key <hidden> was refused for a"
+    assert asyncio.run(lt.ainvoke({"q": "a"})) == "key <hidden> was refused for a"
+    assert "<hidden>" in _call(lt, {"q": "a"}).content
+
+
+def test_bare_arguments_tool_exception_unchanged_without_secret() -> None:
+    def plain(q: str) -> str:
+        """Plain.
+
+        Args:
+            q: the query
+        """
+        raise ToolException(f"nothing found for {q}")
+
+    assert to_langchain_tool(tool(plain)).invoke({"q": "abc"}) == "nothing found for abc"
+    quiet = to_langchain_tool(tool(plain, hide_error_details=True))
+    assert quiet.invoke({"q": "abc"}) == ("Error: tool 'plain' raised ToolException. Try different arguments or "
+                                          "another approach.")
+    with pytest.raises(LookupError):  # another failure is raised as tool.invoke(args) raises it
+        to_langchain_tool(tool(functools.partial(_lookup, "sk-HIDDENVALUE123"))).invoke({"q": "a"})
+
+
+def _lookup(api_key: str, q: str) -> str:
+    """Look up.
+
+    Args:
+        api_key: key
+        q: the query
+    """
+    raise LookupError(q)

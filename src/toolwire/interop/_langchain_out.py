@@ -34,6 +34,35 @@ def _tool_output(result: Any) -> Any:
     return None
 
 
+def bare_tool_exception(exc: Exception, tool_name: str, hide_details: bool) -> Exception:
+    """What a ``to_langchain_tool`` tool invoked with bare arguments raises for ``exc``, its function's failure:
+    ``exc`` itself, raised as ``tool.invoke(args)`` raises it, except for a LangChain ``ToolException``, whose text
+    LangChain answers with (``handle_tool_error``) and an agent shows the model: that is a new ``ToolException``
+    whose text has the values the model was not sent written ``<hidden>`` and URL credentials masked, as in a tool
+    call's error text (review 273 #4: a ``functools.partial``'s secret was in it), or, under ``hide_error_details``,
+    that text (:func:`~toolwire.results.error_text`), which names only the exception's type.
+
+    Args:
+        exc: the exception the toolwire tool's run ended with. tool_name: its name. hide_details: its
+            ``hide_error_details``.
+
+    Returns:
+        ``exc``, or the ``ToolException`` to raise from it.
+    """
+    from langchain_core.tools import ToolException
+
+    if not isinstance(exc, ToolException) or not exc.args or not isinstance(exc.args[0], str):
+        return exc  # (LangChain answers an empty one "Tool execution error", and passes another value on as it is)
+    from toolwire._error_origin import hide_unsent_values
+    from toolwire._secrets import redact_url
+    from toolwire.results import error_text
+
+    if hide_details:
+        return ToolException(error_text(exc, tool_name, hide_details=True))
+    text = redact_url(hide_unsent_values(exc.args[0], exc))
+    return exc if text == exc.args[0] else ToolException(text)
+
+
 _LC_RESERVED = ("config", "run_manager", "self")
 """Keyword arguments LangChain's ``StructuredTool._run(self, *args, config, run_manager, **kwargs)`` keeps for itself: a
 tool argument of that name never reaches the function (langchain-core ``tools/structured.py``; ``self``: a

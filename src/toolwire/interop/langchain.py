@@ -29,7 +29,13 @@ from toolwire._tool_run import _CURRENT_CALL
 from toolwire.errors import SchemaError, ToolExecutionError, ToolValidationError, UserError
 from toolwire.interop._langchain_check import langchain_check, pydantic_validator, v1_validator
 from toolwire.interop._langchain_messages import _lc, from_langchain_messages, to_langchain_messages
-from toolwire.interop._langchain_out import _LC_CALL_ID, _structured_tool_class, _tool_output, _unreserved
+from toolwire.interop._langchain_out import (
+    _LC_CALL_ID,
+    _structured_tool_class,
+    _tool_output,
+    _unreserved,
+    bare_tool_exception,
+)
 from toolwire.interop._langchain_schema import lc_parameters
 from toolwire.results import unsent_result
 from toolwire.tools import Tool, error_text, result_to_content
@@ -433,7 +439,9 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         as an LCEL chain or LangChain's ``AgentExecutor`` runs it), it answers as LangChain's own tools with those
         flags answer: invalid arguments with toolwire's error text (``handle_validation_error``, so an agent's model
         can correct its call), a ``ToolException`` the function raises with its text (``handle_tool_error``), and any
-        other failure raised as ``tool.invoke(args)`` raises it; :func:`~toolwire.current_tool_call` gives None.
+        other failure raised as ``tool.invoke(args)`` raises it; :func:`~toolwire.current_tool_call` gives None. A
+        ``ToolException``'s text has the values the model was not sent written ``<hidden>``, as a tool call's error
+        text has, and is that error text under ``hide_error_details``.
 
     Raises:
         SchemaError: ``tool`` has no function to run (a schema-only spec).
@@ -478,9 +486,12 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         # ToolMessage (handle_tool_error), as toolwire's tool.invoke(tool_call) and LangGraph's ToolNode do; with
         # bare arguments, as LangChain's own tools with these flags: invalid arguments answered with their text
         # (handle_validation_error: AgentExecutor shows it to the model, review 95), the function's failure raised
-        # as tw.invoke(args) raises it (review 93: its text came back as if it were the result)
-        if not tw.handle_errors or (_LC_CALL_ID.get() is None and not isinstance(exc, ToolValidationError)):
+        # as tw.invoke(args) raises it (review 93: its text came back as if it were the result), a ToolException's
+        # text, which LangChain answers with, with what the model was not sent hidden (review 273 #4)
+        if not tw.handle_errors:
             return exc
+        if _LC_CALL_ID.get() is None and not isinstance(exc, ToolValidationError):
+            return bare_tool_exception(exc, tw.name, tw.hide_error_details)
         return ToolException(error_text(exc, tw.name, hide_details=tw.hide_error_details))
 
     def with_artifact(exc: Exception, handled: Exception) -> Any:
