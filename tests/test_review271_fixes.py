@@ -12,7 +12,9 @@ from pydantic import BaseModel, Field
 from toolwire import StructuredTool
 from toolwire.interop.openai_tools import tool_from_schema
 from toolwire.models.lowering._gemini_schema import gemini_schema
+from toolwire.models.lowering.anthropic import convert_to_anthropic_tool
 from toolwire.models.lowering.gemini import convert_to_gemini_tool
+from toolwire.models.lowering.openai import convert_to_openai_tool
 
 _ANY_HINT = ("Any JSON value written as JSON text, e.g. '42', '\"text\"', '[1, 2]' or '{\"key\": 1}'; it is decoded "
              "before the tool runs")
@@ -77,3 +79,32 @@ def test_gemini_any_value_in_a_described_union_keeps_its_notes() -> None:
     assert out is not None
     assert out["properties"]["v"] == {"type": "STRING", "description": f"V. ({_ANY_HINT}. Examples: 7.)",
                                       "nullable": True}
+
+
+# -- #6: annotation-only keywords are no rules ---------------------------------------------------------------------
+
+_ANNOTATED = {"type": "object", "properties": {
+    "day": {"type": "string", "description": "The day.", "example": "2024-05-01", "x-order": 2},
+    "opts": {"type": "object", "properties": {"b": {"type": "string"}, "a": {"type": "string"}},
+             "propertyOrdering": ["b", "a"], "externalDocs": {"url": "https://example.com"}},
+    "n": {"type": "integer", "$comment": "internal", "x-nullable": False},
+    "both": {"type": "string", "examples": ["a"], "example": "b"}},
+    "required": ["day", "opts", "n", "both"]}
+
+
+def test_gemini_does_not_say_annotations_as_rules() -> None:
+    props = _gemini_props(tool_from_schema(_ANNOTATED, lambda **k: "", name="t", description="T."))
+    assert props["day"]["description"] == 'The day. (Examples: "2024-05-01".)'
+    assert "description" not in props["opts"]
+    assert props["n"] == {"type": "INTEGER"}
+    assert props["both"]["description"] == 'Examples: "a", "b".'
+
+
+def test_strict_lowerings_do_not_say_annotations_as_rules() -> None:
+    t = tool_from_schema(_ANNOTATED, lambda **k: "", name="t", description="T.")
+    for props in (convert_to_openai_tool(t, strict=True)["function"]["parameters"]["properties"],
+                  convert_to_anthropic_tool(t, strict=True)["input_schema"]["properties"]):
+        assert props["day"]["description"] == 'The day. (Examples: "2024-05-01".)'
+        assert "description" not in props["opts"]
+        assert "description" not in props["n"]
+        assert "Must also meet" not in str(props)

@@ -42,8 +42,8 @@ What :func:`strict_schema` does with a schema outside that subset:
   (:func:`dropped_notes`; review 94): ``uniqueItems`` ("Items must be unique."), ``minLength``/``maxLength`` (every
   ``HttpUrl`` has both; OpenAI has answered unlisted keywords with 400 "... is not permitted"),
   ``minProperties``/``maxProperties``, ``contentMediaType``/``contentSchema`` (``Json[...]``), ``deprecated``,
-  ``examples``; annotations that say nothing of the value (``writeOnly`` of a ``SecretStr``, ``readOnly``,
-  ``$comment``) are dropped unsaid. The arguments are still validated against the tool's full schema before the
+  ``examples`` (and OpenAPI's ``example``); annotations that say nothing of the value (``writeOnly`` of a
+  ``SecretStr``, ``readOnly``, ``$comment``, ``propertyOrdering``, a vendor's ``x-...``) are dropped unsaid. The arguments are still validated against the tool's full schema before the
   call (``jsonschema`` enforces ``uniqueItems``; a pydantic ``set[...]`` parameter drops duplicates as it always
   does);
 * an optional property is nullable (:func:`_nullable`): a ``const`` becomes an ``enum`` of its value and ``null``
@@ -167,6 +167,10 @@ STRICT_KEYWORDS = frozenset({
     "minimum", "exclusiveMinimum", "minItems", "maxItems"})
 # annotations that say nothing of the value (JSON Schema 2020-12 Core 8 and Validation 9.4): dropped unsaid
 _UNSAID = frozenset({"$schema", "$id", "$comment", "$anchor", "writeOnly", "readOnly"})
+# keywords that annotate and constrain nothing (toolwire's validation ignores them): JSON Schema's own, OpenAPI's
+# externalDocs and xml, Gemini's propertyOrdering (a hint of the keys' order) and every vendor extension ("x-..."):
+# dropped_notes leaves them out, where "Must also meet" would ask the model to match them (review 271 #6)
+ANNOTATIONS = _UNSAID | {"$dynamicAnchor", "$vocabulary", "externalDocs", "xml", "propertyOrdering"}
 _MAX_NOTE = 400  # characters of a dropped keyword's value (a contentSchema, examples) written into a description
 # the keywords strict mode cannot say (a reason each, for the warning); the Anthropic lowering shares them
 REFUSED = {
@@ -329,11 +333,12 @@ def dropped_notes(dropped: dict[str, Any]) -> list[str]:
     keyword -> value), so the model still knows them: ``minLength``/``maxLength`` as the bounds other providers'
     lowerings state (:func:`~toolwire.models.lowering._common.constraint_notes`), ``uniqueItems`` ("Items must be
     unique."), key counts, ``contentMediaType``/``contentEncoding``/``contentSchema`` (a ``Json[...]`` string),
-    ``deprecated``, ``examples``, and any other keyword as its JSON. Returns the sentences, each ending in a full
-    stop; ``[]`` for none."""
+    ``deprecated``, ``examples`` (with OpenAPI's ``example``), and any other keyword as its JSON, except annotations
+    that constrain nothing (:data:`ANNOTATIONS`, ``x-...``: review 271 #6). Returns the sentences, each ending in a
+    full stop; ``[]`` for none."""
     notes = constraint_notes({k: v for k, v in dropped.items() if k in ("minLength", "maxLength")})
-    for key, value in dropped.items():
-        if key in ("minLength", "maxLength"):
+    for key, value in _with_example(dropped).items():
+        if key in ("minLength", "maxLength") or key in ANNOTATIONS or key.startswith("x-"):
             continue
         if key == "uniqueItems":
             notes += ["Items must be unique."] if value is True else []
@@ -353,6 +358,18 @@ def dropped_notes(dropped: dict[str, Any]) -> list[str]:
         else:
             notes.append(f"Must also meet the JSON Schema {_text({key: value})}.")
     return notes
+
+
+def _with_example(dropped: dict[str, Any]) -> dict[str, Any]:
+    """``dropped`` with OpenAPI's one ``example`` among the ``examples`` (in their place, or as ``examples``)."""
+    if "example" not in dropped:
+        return dropped
+    one, many = dropped["example"], dropped.get("examples")
+    if not isinstance(many, list):
+        return {("examples" if k == "example" else k): [one] if k == "example" else v for k, v in dropped.items()
+                if k != "examples"}
+    return {k: ([*many, one] if one not in many else many) if k == "examples" else v for k, v in dropped.items()
+            if k != "example"}
 
 
 class _Size:
