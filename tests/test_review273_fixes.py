@@ -19,6 +19,7 @@ from langchain_core.tools import tool as lc_tool
 from pydantic import BaseModel
 
 from toolwire import Agent, AIMessage, tool
+from toolwire.errors import UserError
 from toolwire.interop.langchain import from_langchain_tool, to_langchain_tool
 from toolwire.testing import ScriptedChatModel
 
@@ -88,6 +89,33 @@ def test_langchain_tool_injected_default_hidden() -> None:
     assert "LCDEFAULT" not in content and "token <hidden> refused" in content
 
 
+# -- #3: LangChain v1's ToolRuntime through from_langchain_tool ------------------------------------------------------
+
+
+def test_tool_runtime_gets_each_call_id() -> None:
+    prebuilt = pytest.importorskip("langgraph.prebuilt")
+    runtime_type = getattr(prebuilt, "ToolRuntime", None)
+    if runtime_type is None:
+        pytest.skip("this langgraph has no ToolRuntime")
+
+    def lrt(q: str, runtime: runtime_type) -> str:  # type: ignore[valid-type]
+        """LR."""
+        return f"q={q} id={runtime.tool_call_id} n={len(runtime.state['messages'])}"
+
+    lt = lc_tool(lrt)
+    with pytest.raises(UserError, match="ToolRuntime") as info:
+        from_langchain_tool(lt)
+    assert "tool_call_id" in str(info.value)
+    snap = runtime_type(state={"messages": [1]}, context=None, config={}, stream_writer=lambda x: None,
+                        tool_call_id=None, store=None)
+    made = from_langchain_tool(lt, injected={"runtime": snap})
+    assert [_call(made, {"q": "a"}, i).content for i in ("call_A", "call_B")] == ["q=a id=call_A n=1",
+                                                                                  "q=a id=call_B n=1"]
+    assert "runtime" not in str(made.parameters)
+    refused = _call(made, {"q": "a", "runtime": "x"})
+    assert refused.status == "error" and "ToolRuntime" in refused.content
+
+
 # -- #4: bare arguments: a ToolException's text hides a partial's value ---------------------------------------------
 
 
@@ -133,3 +161,18 @@ def _lookup(api_key: str, q: str) -> str:
         q: the query
     """
     raise LookupError(q)
+
+
+# -- #5: injected= naming the InjectedToolCallId argument is refused ------------------------------------------------
+
+
+def test_injected_call_id_refused() -> None:
+    @lc_tool
+    def lcf(q: str, token: Annotated[str, InjectedToolArg], tool_call_id: Annotated[str, InjectedToolCallId]) -> str:
+        """L."""
+        return f"q={q} token={token} id={tool_call_id}"
+
+    with pytest.raises(UserError, match=r"'tool_call_id'.*call's id.*tool call") as info:
+        from_langchain_tool(lcf, injected={"token": "t", "tool_call_id": "FIXED"})
+    assert str(info.value).count(". ") == 0
+    assert _call(from_langchain_tool(lcf, injected={"token": "t"}), {"q": "a"}).content == "q=a token=t id=c1"

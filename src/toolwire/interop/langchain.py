@@ -28,6 +28,13 @@ from toolwire._structured_tool import _pair, _SyncAndAsyncTool
 from toolwire._tool_run import _CURRENT_CALL
 from toolwire.errors import SchemaError, ToolExecutionError, ToolValidationError, UserError
 from toolwire.interop._langchain_check import langchain_check, pydantic_validator, v1_validator
+from toolwire.interop._langchain_injected import (
+    check_injected,
+    explained,
+    injected_defaults,
+    injected_kinds,
+    with_call_id,
+)
 from toolwire.interop._langchain_messages import _lc, from_langchain_messages, to_langchain_messages
 from toolwire.interop._langchain_out import (
     _LC_CALL_ID,
@@ -125,47 +132,6 @@ def _checked_name(name: Any) -> str:
     return text
 
 
-def _injected_kinds(lc_tool: Any, visible: set[str]) -> dict[str, str]:
-    """``{name: marker}`` for the arguments of ``lc_tool`` the model does not see because LangChain or the
-    application fills them (``"InjectedToolCallId"``, ``"InjectedToolArg"``, ``"LangGraph's InjectedState"``...)."""
-    from toolwire._tool_checks import langchain_marker, marker_name
-
-    fields = getattr(getattr(lc_tool, "args_schema", None), "model_fields", None)
-    if not isinstance(fields, dict):
-        return {}
-    return {name: marker_name(markers[0]) for name, field in fields.items() if name not in visible
-            and (markers := [m for m in field.metadata if langchain_marker(m) is not None])}
-
-
-def _injected_fix(name: str, kind: str) -> str:
-    if kind == "InjectedToolCallId":
-        return f"'{name}' is the call's id (InjectedToolCallId), which LangChain fills from the tool call's \"id\"."
-    return (f"'{name}' is injected ({kind}), which toolwire never reads from a call's arguments: give its value "
-            f"with from_langchain_tool(lc_tool, injected={{{name!r}: ...}}), passed with every call.")
-
-
-def _explained(validate: Any, kinds: dict[str, str], name: str) -> Any:
-    """``validate``, whose error for arguments that set an injected argument (LangChain's way to pass a run-time
-    value, ``tool_call["args"]["user_id"] = ...``) says how toolwire fills it (review 93: "not a parameter").
-
-    Raises:
-        ToolValidationError: (the returned function) as ``validate`` does, with the explanation added.
-    """
-    from toolwire._tool_checks import explain_injected
-
-    def checked(args: Any) -> dict[str, Any]:
-        try:
-            result: dict[str, Any] = validate(args)
-        except ToolValidationError as exc:
-            given = {n: k for n, k in kinds.items() if n in args} if isinstance(args, Mapping) else {}
-            if not given:
-                raise
-            raise ToolValidationError(explain_injected(str(exc), given, _injected_fix), name) from None
-        return result
-
-    return checked
-
-
 def _sides(lc_tool: Any) -> tuple[bool, bool]:
     """``(has a sync side, has an async side)`` of a LangChain tool, as LangChain runs it: a ``StructuredTool`` (or
     single-input ``Tool``) has the sides of its ``func`` and ``coroutine``; another ``BaseTool`` subclass always has
@@ -176,35 +142,6 @@ def _sides(lc_tool: Any) -> tuple[bool, bool]:
     if isinstance(lc_tool, StructuredTool | LCTool) and type(lc_tool)._arun in (StructuredTool._arun, LCTool._arun):
         return getattr(lc_tool, "func", None) is not None, getattr(lc_tool, "coroutine", None) is not None
     return True, type(lc_tool)._arun is not BaseTool._arun
-
-
-def _injected_needed(lc_tool: Any, visible: set[str]) -> list[str]:
-    """The required arguments of ``lc_tool`` the model does not see and LangChain does not fill: those the
-    application injects (``InjectedToolArg``, LangGraph's ``InjectedState``/``InjectedStore``); LangChain fills
-    ``InjectedToolCallId`` (and a ``RunnableConfig``) itself."""
-    from toolwire._tool_checks import langchain_marker
-
-    fields = getattr(getattr(lc_tool, "args_schema", None), "model_fields", None)
-    if not isinstance(fields, dict):
-        return []
-    return [name for name, field in fields.items() if name not in visible and field.is_required()
-            and "call_id" not in {langchain_marker(m) for m in field.metadata}]
-
-
-def _injected_defaults(lc_tool: Any, visible: set[str]) -> dict[str, Any]:
-    """``{name: default}`` of the arguments of ``lc_tool`` the application injects (``InjectedToolArg``, LangGraph's
-    ``InjectedState``/``InjectedStore``) that have a default: the value the tool gets when ``injected=`` gives none,
-    which the model is never sent (review 273 #1: it was quoted in the error text)."""
-    from pydantic_core import PydanticUndefined
-
-    from toolwire._tool_checks import langchain_marker
-
-    fields = getattr(getattr(lc_tool, "args_schema", None), "model_fields", None)
-    if not isinstance(fields, dict):
-        return {}
-    return {name: field.default for name, field in fields.items() if name not in visible
-            and field.default is not PydanticUndefined
-            and "injected" in {langchain_marker(m) for m in field.metadata}}
 
 
 @refuses_unknown_keywords("from_langchain_tool")
@@ -254,7 +191,10 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
             (``InjectedToolArg``, LangGraph's ``InjectedState``/``InjectedStore``), passed with every call; the
             model never sees them, also not quoted in the error text of an exception the tool raises (each value
             is written ``<hidden>`` there, as is the default of such an argument left out). Required when the tool
-            has such an argument without a default.
+            has such an argument without a default. A LangChain v1 ``ToolRuntime`` argument is given here too (a
+            ``ToolRuntime(state=..., context=..., config=..., stream_writer=..., tool_call_id=None, store=None)``):
+            each call gets a copy whose ``tool_call_id`` is that call's id. The ``InjectedToolCallId`` argument
+            is never given here: it is each call's id.
 
     Returns:
         A new :class:`~toolwire.tools.Tool` that runs ``lc_tool``.
@@ -263,9 +203,10 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
         SchemaError: the tool's name or schema cannot be used.
         UserError: langchain-core is not installed; ``lc_tool`` is not a LangChain tool (a plain function: the
             message says to make a toolwire tool of it); a keyword other than ``injected`` (``injcted=``: the
-            message names the close match); the tool needs an injected argument ``injected`` does not give
-            (review 74: the model got pydantic's "Field required" for it), or ``injected`` names an argument the
-            tool does not inject; the tool has no description (empty or blank).
+            message names the close match); the tool needs an injected argument (or ``ToolRuntime``) ``injected``
+            does not give (review 74: the model got pydantic's "Field required" for it), or ``injected`` names an
+            argument the tool does not inject, or its ``InjectedToolCallId`` argument; the tool has no description
+            (empty or blank).
         TypeError: (when called directly) more positional arguments than parameters, or one given both ways.
     """
     lc = _lc()
@@ -287,14 +228,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     parameters = lc_parameters(lc_tool)  # (less the defaults JSON cannot carry: review 242 #4)
     visible = set(parameters.get("properties") or {})
     fixed = dict(injected or {})
-    declared = getattr(getattr(lc_tool, "args_schema", None), "model_fields", None) or {}
-    if wrong := sorted(k for k in fixed if k in visible or k not in declared):
-        raise UserError(f"LangChain tool {name!r} does not inject {', '.join(map(repr, wrong))}: pass in injected= "
-                        "only the arguments it marks InjectedToolArg (or InjectedState, InjectedStore).")
-    if missing := [k for k in _injected_needed(lc_tool, visible) if k not in fixed]:
-        raise UserError(f"LangChain tool {name!r} needs {', '.join(map(repr, missing))}, injected by the application "
-                        "rather than the model: convert it with toolwire.interop.langchain.from_langchain_tool(tool, "
-                        f"injected={{{missing[0]!r}: ...}}).")
+    runtimes = check_injected(lc_tool, name, visible, fixed)  # (reviews 74, 273 #3, #5)
     schema_model = getattr(lc_tool, "tool_call_schema", None)
     # LangChain's single-input ``Tool`` (no args_schema) is offered as {"__arg1": string} while its tool_call_schema
     # is made from ``Tool._run(*args, config, **kwargs)``: check such a tool against the schema the model sees
@@ -314,8 +248,8 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     props = list(parameters.get("properties") or {})
 
     validate = langchain_check(validate, lc_tool, visible, fixed, name, parameters)  # own validators (review 180)
-    if kinds := _injected_kinds(lc_tool, visible):
-        validate = _explained(validate, kinds, name)
+    if kinds := injected_kinds(lc_tool, visible):
+        validate = explained(validate, kinds, name)
 
     def unpack(message: Any) -> Any:
         if not isinstance(message, lc.ToolMessage):  # LangChain passes a ToolOutputMixin on as the tool returned it
@@ -351,7 +285,9 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
                 raise TypeError(f"LangChain tool {name!r} got {twice[0]!r} both by position and by name: pass it "
                                 "once.")
             kwargs = {**dict(zip(props, args, strict=False)), **kwargs}
-        return {"name": name, "args": {**kwargs, **fixed}, "id": own or new_tool_call_id(), "type": "tool_call"}
+        call_id = own or new_tool_call_id()  # (a ToolRuntime gets it too: review 273 #3)
+        return {"name": name, "args": {**kwargs, **with_call_id(fixed, runtimes, call_id)}, "id": call_id,
+                "type": "tool_call"}
 
     # with bare arguments (tool.invoke(args), an LCEL chain, a tool calling it inside its own call), LangChain's own
     # tool is given them bare and its value returned as it is (review 163 #2: the text of the ToolMessage came back, a
@@ -390,7 +326,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
         return answered(lc_tool.invoke(request), own)
 
     has_sync, has_async = _sides(lc_tool)
-    unsent = {**_injected_defaults(lc_tool, visible), **fixed}
+    unsent = {**injected_defaults(lc_tool, visible), **fixed}
     for func in (run, run_async):
         func.__name__ = name if name.isidentifier() else "langchain_tool"
         func.__doc__ = lc_tool.description
