@@ -118,8 +118,10 @@ class ToolArguments:
                     args = normalize_arguments(args, self.parameters, tool_name=self.name)
                 except ToolCallParseError as exc:  # the error's example object is this tool's (review 61)
                     text = str(exc).replace(EXAMPLE, argument_example(self.parameters))
-                    raise ArgumentTextError(f"Invalid arguments for tool '{self.name}': {text}", self.name,
-                                            raw=args) from None  # (invoke answers the call as ToolExecutor: r. 262 #3)
+                    text = f"Invalid arguments for tool '{self.name}': {text}"
+                    if isinstance(exc.raw, dict):  # an object read, then refused (a call of another tool): as it is
+                        raise ToolValidationError(text, self.name) from None
+                    raise ArgumentTextError(text, self.name, raw=args) from None  # (answered as ToolExecutor: 262 #3)
             elif args is not None and not isinstance(args, Mapping):  # a Python list or number: as text (r. 269 #3)
                 raise ArgumentTextError(f"Invalid arguments for tool '{self.name}': expected a JSON object of named "
                                         f"arguments, got {type(args).__name__}.", self.name, raw=args)
