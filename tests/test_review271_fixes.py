@@ -5,12 +5,14 @@ user title (#4) and the strict-mode advice for ``extra='allow'`` (#5)."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from toolwire import StructuredTool
 from toolwire.interop.openai_tools import tool_from_schema
+from toolwire.models._tool_text import python_signature
+from toolwire.models.base import to_tool_spec
 from toolwire.models.lowering._gemini_schema import gemini_schema
 from toolwire.models.lowering.anthropic import convert_to_anthropic_tool
 from toolwire.models.lowering.gemini import convert_to_gemini_tool
@@ -108,3 +110,55 @@ def test_strict_lowerings_do_not_say_annotations_as_rules() -> None:
         assert "description" not in props["opts"]
         assert "description" not in props["n"]
         assert "Must also meet" not in str(props)
+
+
+# -- #3: pydantic's made-up title of a generic whose name was disambiguated ---------------------------------------
+
+_T = TypeVar("_T")
+_U = TypeVar("_U")
+
+
+class _Page(BaseModel, Generic[_T, _U]):
+    items: list[_T]
+    extra: _U
+
+
+_ItemA = create_model("Item", sku=(str, ...), __module__="shop.catalog")
+_ItemB = create_model("Item", sku=(int, ...), __module__="shop.orders")
+_Street = create_model("Straße", n=(int, ...))
+
+
+def _all_titles(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        own = [value["title"]] if "title" in value else []
+        return own + [t for v in value.values() for t in _all_titles(v)]
+    return [t for v in value for t in _all_titles(v)] if isinstance(value, list) else []
+
+
+def test_a_generic_title_pydantic_made_up_is_dropped_when_two_classes_share_a_name() -> None:
+    args = create_model("Args", catalog=(_Page[_ItemA, int], ...), orders=(_Page[_ItemB, int], ...),
+                        streets=(_Page[_Street, int], ...), first=(_ItemA, ...), second=(_ItemB, ...))
+    titles = {d.get("title") for d in args.model_json_schema()["$defs"].values()}
+    assert {"_Page[Item, int]", "_Page[Straße, int]"} <= titles  # (named "tests__..___Page_Item_int___1"...)
+    t = _model_tool(args, "sync")
+    assert _all_titles(convert_to_openai_tool(t)) == []
+    assert _all_titles(convert_to_openai_tool(t, strict=True)) == []
+    assert _all_titles(convert_to_anthropic_tool(t)) == []
+    assert _all_titles(convert_to_anthropic_tool(t, strict=True)) == []
+    assert "Page[" not in str(convert_to_gemini_tool(t))
+    assert "Page[" not in python_signature(to_tool_spec(t))
+
+
+def test_a_title_written_on_a_model_is_still_kept() -> None:
+    class Address(BaseModel):
+        model_config = ConfigDict(title="Where the parcel goes")
+        street: str
+
+    class Adresse(BaseModel):
+        model_config = ConfigDict(title="Адрес доставки")
+        street: str
+
+    args = create_model("Args", a=(Address, ...), b=(Adresse, ...))
+    props = convert_to_openai_tool(_model_tool(args))["function"]["parameters"]["properties"]
+    assert props["a"]["title"] == "Where the parcel goes"
+    assert props["b"]["title"] == "Адрес доставки"

@@ -49,11 +49,27 @@ def _squeezed(text: str) -> str:
     return "".join(c for c in text.casefold() if c.isalnum())
 
 
+def _ascii_squeezed(text: str) -> str:
+    return "".join(c for c in text if c.isascii() and c.isalnum()).lower()
+
+
+def _class_name_title(title: str, name: str) -> bool:
+    """Whether ``title``, on the definition ``name``, is the class name pydantic wrote as both: one word, or the
+    definition's name once pydantic has written it (each character but an ASCII letter or digit as ``_``: ``"Page[Item,
+    int]"`` as ``Page_Item_int_``), perhaps inside a longer one (the module before it and a count after it when two
+    classes share a name, ``__main____Page_Item_int___1``: review 271 #3)."""
+    if len(title.split()) <= 1:
+        return True
+    squeezed = _ascii_squeezed(title)
+    return bool(squeezed) and squeezed in _ascii_squeezed(name)
+
+
 def kept_title(title: Any, owner: _Owner) -> bool:
     """Whether :func:`inline_refs` keeps the ``title`` keyword of a schema node held by ``owner`` (review 264 #2): a
     title the user wrote reaches the model, pydantic's made-up ones do not (they only cost tokens). Dropped: the root's
     (the model's or function's name), a tuple position's (a NamedTuple field's name), a definition's that is its name
-    or one word (a class name: ``"Address"``, ``"Page[int]"``), a property's that only spells its name (``"Country
+    or one word (a class name: ``"Address"``, ``"Page[int]"``, ``"Page[Item, int]"`` on ``__main____Page_Item_int___1``
+    when two classes are named ``Item``), a property's that only spells its name (``"Country
     Code"`` for ``country_code``, pydantic's default), and any title that is not a non-blank string. Kept: every other
     (``"ISO 3166-1 alpha-2 country code"``).
 
@@ -70,7 +86,7 @@ def kept_title(title: Any, owner: _Owner) -> bool:
         return True
     kind, name = owner
     if kind == "def":
-        return len(title.split()) > 1 and _squeezed(title) != _squeezed(name)
+        return not _class_name_title(title, name)
     return kind == "property" and _squeezed(title) != _squeezed(name)
 
 
