@@ -27,6 +27,7 @@ import dataclasses
 import datetime
 import email.utils
 import logging
+import math
 import random
 import re
 import time
@@ -90,8 +91,21 @@ class RetryPolicy:
         longest = max(self.max_delay, self.initial_delay)
         if server_hint is not None and server_hint >= 0:
             return min(server_hint, longest)
-        base = min(self.initial_delay * self.multiplier ** (retry - 1), longest)
+        base = min(self._grown(retry - 1, longest), longest)
         return min(max(0.0, base * random.uniform(1 - self.jitter, 1 + self.jitter)), longest)
+
+    def _grown(self, steps: int, longest: float) -> float:
+        """``initial_delay`` times ``multiplier`` to the power ``steps``, the power worked out only as far as the wait
+        can still grow below ``longest``: a late retry of a large ``max_retries`` waits the longest wait instead of
+        overflowing (``2.0 ** 1024``; review 270 #4)."""
+        if self.initial_delay <= 0:
+            return 0.0
+        if self.multiplier > 1:  # (one step past the one that reaches ``longest``, against rounding)
+            steps = min(steps, max(0, math.ceil(math.log(longest / self.initial_delay, self.multiplier))) + 1)
+        try:
+            return float(self.initial_delay * self.multiplier ** steps)
+        except OverflowError:  # (a multiplier so large that even one more step overflows)
+            return longest
 
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)s\s*$")  # a google.protobuf.Duration in JSON: "7s", "0.5s"
