@@ -89,6 +89,94 @@ def test_langchain_tool_injected_default_hidden() -> None:
     assert "LCDEFAULT" not in content and "token <hidden> refused" in content
 
 
+# -- #2: LangGraph's ToolNode fills InjectedState / RunnableConfig of a converted toolwire tool ----------------------
+
+
+def _count_msgs(q: str, state: Any, config: Any) -> str:
+    user = None if config is None else config.get("configurable", {}).get("user")
+    return f"n={None if state is None else len(state['messages'])} user={user} q={q}"
+
+
+def _state_tool(secret_error: bool = False) -> Any:
+    from langgraph.prebuilt import InjectedState
+
+    def count_msgs(q: str, state: Annotated[dict | None, InjectedState] = None,
+                   config: RunnableConfig = None) -> str:  # type: ignore[assignment]
+        """Count messages.
+
+        Args:
+            q: q
+        """
+        if secret_error:
+            raise PermissionError(f"user {config['configurable']['user']} refused")
+        return _count_msgs(q, state, config)
+
+    return count_msgs
+
+
+def _graph(lt: Any) -> Any:
+    from langgraph.graph import END, START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode
+
+    g = StateGraph(MessagesState)
+    g.add_node("tools", ToolNode([lt]))
+    g.add_edge(START, "tools")
+    g.add_edge("tools", END)
+    return g.compile()
+
+
+def _graph_input(name: str = "count_msgs") -> dict[str, Any]:
+    from langchain_core.messages import AIMessage as LCAI
+    from langchain_core.messages import HumanMessage as LCH
+
+    return {"messages": [LCH("hi"), LCAI("", tool_calls=[{"name": name, "args": {"q": "a"}, "id": "call_Z"}])]}
+
+
+def test_toolnode_fills_state_and_config() -> None:
+    pytest.importorskip("langgraph.prebuilt")
+    graph = _graph(to_langchain_tool(tool(_state_tool())))
+    config = {"configurable": {"user": "alice"}}
+    out = graph.invoke(_graph_input(), config=config)
+    assert [m.content for m in out["messages"] if m.type == "tool"] == ["n=2 user=alice q=a"]
+    out = asyncio.run(graph.ainvoke(_graph_input(), config=config))
+    assert [m.content for m in out["messages"] if m.type == "tool"] == ["n=2 user=alice q=a"]
+
+
+def test_toolnode_values_hidden_in_errors() -> None:
+    pytest.importorskip("langgraph.prebuilt")
+    graph = _graph(to_langchain_tool(tool(_state_tool(secret_error=True))))
+    out = graph.invoke(_graph_input(), config={"configurable": {"user": "alice-SECRETUSER"}})
+    answer = next(m.content for m in out["messages"] if m.type == "tool")
+    assert "SECRETUSER" not in answer and "user <hidden> refused" in answer
+
+
+def test_converted_tool_bare_arguments() -> None:
+    pytest.importorskip("langgraph.prebuilt")
+    lt = to_langchain_tool(tool(_state_tool()))
+    # LangChain passes a RunnableConfig with bare arguments too; the state only comes with a tool call
+    assert lt.invoke({"q": "b"}, config={"configurable": {"user": "bob"}}) == "n=None user=bob q=b"
+    refused = lt.invoke({"q": "b", "state": {"messages": [1, 2, 3]}})
+    assert "'state' is not an argument a call may set" in refused
+    # a toolwire run (no LangChain) keeps the defaults, as before
+    assert tool(_state_tool()).invoke({"q": "c"}) == "n=None user=None q=c"
+
+
+def test_converted_tool_config_only_without_langgraph() -> None:
+    def who(q: str, cfg: RunnableConfig | None = None) -> str:
+        """Who.
+
+        Args:
+            q: q
+        """
+        return f"{q} {None if cfg is None else cfg['configurable'].get('user')}"
+
+    lt = to_langchain_tool(tool(who))
+    assert lt.invoke({"q": "x"}, config={"configurable": {"user": "carol"}}) == "x carol"
+    message = lt.invoke({"name": "who", "args": {"q": "y"}, "id": "c9", "type": "tool_call"},
+                        config={"configurable": {"user": "dave"}})
+    assert message.content == "y dave"
+
+
 # -- #3: LangChain v1's ToolRuntime through from_langchain_tool ------------------------------------------------------
 
 

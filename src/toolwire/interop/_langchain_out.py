@@ -63,6 +63,74 @@ def bare_tool_exception(exc: Exception, tool_name: str, hide_details: bool) -> E
     return exc if text == exc.args[0] else ToolException(text)
 
 
+_GRAPH_MARKERS = ("InjectedState", "InjectedStore")  # the markers LangGraph's ToolNode fills from a whole tool call
+
+
+def _graph_marker(marker: Any) -> bool:
+    """Whether ``marker`` (a class or an instance) is LangGraph's ``InjectedState`` or ``InjectedStore``, or a
+    subclass, read by class names and modules (langgraph need not be installed)."""
+    cls = marker if isinstance(marker, type) else type(marker)
+    return any(c.__name__ in _GRAPH_MARKERS and c.__module__.startswith("langgraph")
+               for c in getattr(cls, "__mro__", ()))
+
+
+def graph_filled(tool: Any) -> tuple[dict[str, Any], frozenset[str]]:
+    """The parameters of a toolwire ``tool``'s function that LangChain or LangGraph fill rather than the model, as
+    the ``StructuredTool`` that :func:`~toolwire.interop.langchain.to_langchain_tool` makes must declare them for
+    LangGraph's ``ToolNode`` and LangChain to fill them (review 273 #2: they got their defaults): ``{name: the
+    annotation to declare}`` (LangGraph's ``Annotated[T, InjectedState]``/``InjectedStore`` as written, and
+    ``RunnableConfig`` itself for a parameter typed ``RunnableConfig`` or ``RunnableConfig | None``), and the names
+    among them read from a whole tool call's arguments only (the state and store ``ToolNode`` puts there; a config
+    is LangChain's own argument). A parameter a ``functools.partial`` binds, or one of an ``args_schema`` that is
+    not marked so, is left out. Read once, when the tool is converted.
+
+    Args:
+        tool: a toolwire :class:`~toolwire.tools.Tool`.
+
+    Returns:
+        ``({name: annotation}, frozenset of names)``; empty when the type hints cannot be read.
+    """
+    import inspect
+    import typing
+
+    from toolwire._signature import hint_target
+    from toolwire._tool_args import _bound_keywords
+    from toolwire._tool_checks import _runnable_config, langchain_marker
+
+    func = tool.func
+    props = tool.parameters.get("properties") or {}
+    try:
+        params = inspect.signature(func).parameters
+        hints = typing.get_type_hints(hint_target(func), include_extras=True)
+    except Exception:  # (a signature or hint that cannot be read: nothing declared, as before)
+        return {}, frozenset()
+    bound = _bound_keywords(func)
+    found: dict[str, tuple[Any, Any]] = {}  # name -> (metadata, bare annotation)
+    fields = getattr(getattr(tool, "args_schema", None), "model_fields", None)
+    if isinstance(fields, dict) and fields:
+        found = {name: (info.metadata, info.annotation) for name, info in fields.items()
+                 if name not in bound and any(langchain_marker(m) == "injected" for m in info.metadata)}
+    else:
+        for name, param in params.items():
+            if name in props or name in bound or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                continue
+            hint = hints.get(name)
+            metadata = getattr(hint, "__metadata__", None)
+            found[name] = (metadata or (), hint.__origin__ if metadata is not None else hint)
+    declared: dict[str, Any] = {}
+    from_call: set[str] = set()
+    for name, (metadata, bare) in found.items():
+        kinds = {langchain_marker(m) for m in metadata}
+        if any(_graph_marker(m) for m in metadata):
+            declared[name] = typing.Annotated[(bare, *metadata)]  # type: ignore[valid-type]
+            from_call.add(name)
+        elif "call_id" not in kinds and _runnable_config(bare):
+            from langchain_core.runnables import RunnableConfig
+
+            declared[name] = RunnableConfig  # (LangChain passes a config only to a parameter typed exactly so)
+    return declared, frozenset(from_call)
+
+
 _LC_RESERVED = ("config", "run_manager", "self")
 """Keyword arguments LangChain's ``StructuredTool._run(self, *args, config, run_manager, **kwargs)`` keeps for itself: a
 tool argument of that name never reaches the function (langchain-core ``tools/structured.py``; ``self``: a

@@ -42,6 +42,7 @@ from toolwire.interop._langchain_out import (
     _tool_output,
     _unreserved,
     bare_tool_exception,
+    graph_filled,
 )
 from toolwire.interop._langchain_schema import lc_parameters
 from toolwire.results import unsent_result
@@ -377,7 +378,14 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         can correct its call), a ``ToolException`` the function raises with its text (``handle_tool_error``), and any
         other failure raised as ``tool.invoke(args)`` raises it; :func:`~toolwire.current_tool_call` gives None. A
         ``ToolException``'s text has the values the model was not sent written ``<hidden>``, as a tool call's error
-        text has, and is that error text under ``hide_error_details``.
+        text has, and is that error text under ``hide_error_details``. A parameter the model is not shown that
+        LangGraph or LangChain fills (``Annotated[dict, InjectedState]``, ``InjectedStore``, a ``RunnableConfig``, in
+        the signature or an ``args_schema``) is declared on the LangChain tool's function as LangChain's own ``@tool``
+        declares it, so that LangGraph's ``ToolNode`` gives it the graph's state or store and LangChain the run's
+        config (also with bare arguments), instead of its default (review 273 #2): the state and store are read from
+        a whole ToolCall's arguments, where ``ToolNode`` puts them (and drops a model's value), as LangChain's own tool
+        reads them; with bare arguments they are refused as toolwire refuses them. Toolwire itself (``invoke``,
+        ``Agent``) still gives such a parameter its default, and an error text writes its value ``<hidden>``.
 
     Raises:
         SchemaError: ``tool`` has no function to run (a schema-only spec).
@@ -443,28 +451,45 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         message = LCToolMessage(str(handled), tool_call_id=call_id, name=tw.name, status="error", artifact=artifact)
         return (message, None) if tw.response_format == "content_and_artifact" else message
 
-    def current(kwargs: dict[str, Any]) -> tuple[contextvars.Token[Any] | None, contextvars.Token[Any]]:
+    # the parameters LangGraph's ToolNode (InjectedState, InjectedStore) and LangChain (RunnableConfig) fill,
+    # declared on the LangChain tool's functions as LangChain's own @tool declares them (review 273 #2)
+    filled, from_call = graph_filled(tw)
+
+    def taken(kwargs: dict[str, Any]) -> dict[str, Any]:
+        # the values LangChain passed for them, taken out of the arguments: a config always (LangChain's own
+        # argument), the state and store only with a whole tool call, where ToolNode puts them (with bare arguments
+        # they are refused as any argument a call may not set)
+        whole = _LC_CALL_ID.get() is not None
+        return {key: kwargs.pop(key) for key in [k for k in kwargs if k in filled and (whole or k not in from_call)]}
+
+    def current(kwargs: dict[str, Any], given: dict[str, Any]) -> tuple[contextvars.Token[Any] | None,
+                                                                        contextvars.Token[Any]]:
         call_id = _LC_CALL_ID.get()  # set only while LangChain runs a whole tool call (not bare arguments)
         running = _LC_RUNNING.set(None if call_id is None else tw)  # (the call is tw's own: see from_langchain_tool)
-        return None if call_id is None else _CURRENT_CALL.set(
-            {"name": tw.name, "args": kwargs, "id": call_id, "type": "tool_call"}), running
+        if call_id is None:  # bare arguments run outside any call, as tw.invoke(args) runs them (in started)
+            return _CURRENT_CALL.set(None) if given and _CURRENT_CALL.get() is not None else None, running
+        return _CURRENT_CALL.set({"name": tw.name, "args": kwargs, "id": call_id, "type": "tool_call"}), running
 
     def restore(tokens: tuple[contextvars.Token[Any] | None, contextvars.Token[Any]]) -> None:
         if tokens[0] is not None:
             _CURRENT_CALL.reset(tokens[0])
         _LC_RUNNING.reset(tokens[1])
 
-    def started(kwargs: dict[str, Any], tokens: tuple[contextvars.Token[Any] | None, contextvars.Token[Any]],
-                invoke: Callable[[Any], Any], run_checked: Callable[[dict[str, Any], Any], Any]) -> Any:
+    def started(kwargs: dict[str, Any], given: dict[str, Any], invoke: Callable[[Any], Any],
+                run_checked: Callable[[dict[str, Any], Any], Any]) -> Any:
         # in LangChain's whole call tw runs within that call, which current() set; tw.invoke(args) would run it
-        # outside any call (bare arguments, as from inside another tool's call)
-        return invoke(kwargs) if tokens[0] is None else run_checked(tw._arguments(kwargs), tw.timeout)
+        # outside any call (bare arguments, as from inside another tool's call); what LangChain passed for the
+        # parameters it fills replaces their defaults
+        if _LC_CALL_ID.get() is None and not given:
+            return invoke(kwargs)
+        return run_checked({**tw._arguments(kwargs), **given}, tw.timeout)
 
     def run(**kwargs: Any) -> Any:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()} if renamed else kwargs
-        token = current(kwargs)
+        given = taken(kwargs) if filled else {}
+        token = current(kwargs, given)
         try:
-            return shape(started(kwargs, token, tw.invoke, tw._run))
+            return shape(started(kwargs, given, tw.invoke, tw._run))
         except Exception as exc:
             if (handled := failed(exc)) is exc:
                 raise
@@ -476,9 +501,10 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
 
     async def arun(**kwargs: Any) -> Any:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()} if renamed else kwargs
-        token = current(kwargs)
+        given = taken(kwargs) if filled else {}
+        token = current(kwargs, given)
         try:
-            return shape(await started(kwargs, token, tw.ainvoke, tw._arun))
+            return shape(await started(kwargs, given, tw.ainvoke, tw._arun))
         except Exception as exc:
             if (handled := failed(exc)) is exc:
                 raise
@@ -488,6 +514,8 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         finally:
             restore(token)
 
+    if filled:  # (read by ToolNode and by StructuredTool._run/_arun through typing.get_type_hints)
+        run.__annotations__ = arun.__annotations__ = {**filled, "return": Any}
     return _structured_tool_class()(
         name=tw.name,
         description=tw.description,
