@@ -5,9 +5,9 @@ user title (#4) and the strict-mode advice for ``extra='allow'`` (#5)."""
 from __future__ import annotations
 
 import logging
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, NamedTuple, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
 from toolwire import StructuredTool
 from toolwire.interop.openai_tools import tool_from_schema
@@ -162,3 +162,39 @@ def test_a_title_written_on_a_model_is_still_kept() -> None:
     props = convert_to_openai_tool(_model_tool(args))["function"]["parameters"]["properties"]
     assert props["a"]["title"] == "Where the parcel goes"
     assert props["b"]["title"] == "Адрес доставки"
+
+
+# -- #4: a tuple position's title the user wrote --------------------------------------------------------------------
+
+_POINT = {"type": "object", "properties": {"point": {"type": "array", "description": "A point.", "prefixItems": [
+    {"type": "number", "title": "Latitude in degrees"}, {"type": "number", "title": "Longitude in degrees"}],
+    "items": False}}, "required": ["point"]}
+
+
+def test_a_tuple_position_title_written_by_the_user_is_kept() -> None:
+    class Args(BaseModel):
+        point: tuple[Annotated[float, Field(title="Latitude in degrees")],
+                     Annotated[float, Field(title="Longitude in degrees")]]
+
+    for t in (tool_from_schema(_POINT, lambda **k: "", name="goto", description="Go."), _model_tool(Args)):
+        for props in (convert_to_openai_tool(t)["function"]["parameters"]["properties"],
+                      convert_to_anthropic_tool(t)["input_schema"]["properties"]):
+            assert [p.get("title") for p in props["point"]["prefixItems"]] == \
+                ["Latitude in degrees", "Longitude in degrees"]
+        gemini = _gemini_props(t)["point"]
+        assert [b.get("description") for b in gemini["items"]["any_of"]] == \
+            ["Latitude in degrees", "Longitude in degrees"]
+
+
+def test_a_named_tuple_field_name_stays_dropped() -> None:
+    class Point(NamedTuple):
+        lat: float
+        lon_deg: float
+
+    schema = TypeAdapter(Point).json_schema()  # (as an MCP server made with pydantic writes it)
+    assert [p["title"] for p in schema["prefixItems"]] == ["Lat", "Lon Deg"]
+    tool_schema = {"type": "object", "properties": {"p": schema}, "required": ["p"]}
+    t = tool_from_schema(tool_schema, lambda **k: "", name="goto", description="Go.")
+    for out in (convert_to_openai_tool(t), convert_to_anthropic_tool(t), convert_to_gemini_tool(t)):
+        assert _all_titles(out) == []
+        assert "Lat" not in str(out)

@@ -64,10 +64,19 @@ def _class_name_title(title: str, name: str) -> bool:
     return bool(squeezed) and squeezed in _ascii_squeezed(name)
 
 
+def _field_name_title(title: str) -> bool:
+    """Whether ``title`` reads as the title pydantic makes of a field's name (``"Lat"``, ``"Lon Deg"`` for
+    ``lon_deg``: each word capitalized, as ``str.title`` does), the title of a NamedTuple's position; a title that
+    does not (``"Latitude in degrees"``) is one the user wrote (review 271 #4)."""
+    name = title.replace(" ", "_")
+    return name.isidentifier() and name.title().replace("_", " ").strip() == title
+
+
 def kept_title(title: Any, owner: _Owner) -> bool:
     """Whether :func:`inline_refs` keeps the ``title`` keyword of a schema node held by ``owner`` (review 264 #2): a
     title the user wrote reaches the model, pydantic's made-up ones do not (they only cost tokens). Dropped: the root's
-    (the model's or function's name), a tuple position's (a NamedTuple field's name), a definition's that is its name
+    (the model's or function's name), a tuple position's that reads as a field's name (a NamedTuple's: ``"Lat"``,
+    ``"Lon Deg"``; a user's ``"Start Date"`` there cannot be told from it), a definition's that is its name
     or one word (a class name: ``"Address"``, ``"Page[int]"``, ``"Page[Item, int]"`` on ``__main____Page_Item_int___1``
     when two classes are named ``Item``), a property's that only spells its name (``"Country
     Code"`` for ``country_code``, pydantic's default), and any title that is not a non-blank string. Kept: every other
@@ -87,6 +96,8 @@ def kept_title(title: Any, owner: _Owner) -> bool:
     kind, name = owner
     if kind == "def":
         return not _class_name_title(title, name)
+    if kind == "position":
+        return not _field_name_title(title)
     return kind == "property" and _squeezed(title) != _squeezed(name)
 
 
@@ -230,7 +241,7 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
                 continue
             if key in DROPPED_KEYS or (key == "$ref" and isinstance(ref, str) and ref.startswith(_DEF_PREFIXES)):
                 continue
-            if key in SCHEMA_KEYS:  # (a tuple position's title is a NamedTuple field's name)
+            if key in SCHEMA_KEYS:  # (a tuple position's title may be a NamedTuple field's name)
                 out[key] = walk(value, stack, depth + 1, ("position", "") if key == "prefixItems" else None)
             elif key in SCHEMA_MAP_KEYS and isinstance(value, dict):
                 out[key] = {pname: walk(sub, stack, depth + 1, ("property", pname) if key == "properties" else None)
