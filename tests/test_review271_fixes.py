@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any, Generic, NamedTuple, TypeVar
 
+import pytest
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
 from toolwire import StructuredTool
@@ -16,7 +17,7 @@ from toolwire.models.base import to_tool_spec
 from toolwire.models.lowering._gemini_schema import gemini_schema
 from toolwire.models.lowering.anthropic import convert_to_anthropic_tool
 from toolwire.models.lowering.gemini import convert_to_gemini_tool
-from toolwire.models.lowering.openai import convert_to_openai_tool
+from toolwire.models.lowering.openai import StrictSchemaWarning, convert_to_openai_tool
 
 _ANY_HINT = ("Any JSON value written as JSON text, e.g. '42', '\"text\"', '[1, 2]' or '{\"key\": 1}'; it is decoded "
              "before the tool runs")
@@ -198,3 +199,37 @@ def test_a_named_tuple_field_name_stays_dropped() -> None:
     for out in (convert_to_openai_tool(t), convert_to_anthropic_tool(t), convert_to_gemini_tool(t)):
         assert _all_titles(out) == []
         assert "Lat" not in str(out)
+
+
+# -- #5: the strict fallback's advice for extra='allow' --------------------------------------------------------------
+
+_EXTRA_ADVICE = ("Drop extra='allow' from the pydantic model or set extra='forbid' (in a JSON Schema: "
+                 "additionalProperties false) to make it strict.")
+
+
+def test_strict_advice_for_a_model_with_extra_allow() -> None:
+    class Rec(BaseModel):
+        model_config = ConfigDict(extra="allow")
+        name: str
+
+    class Out(BaseModel):
+        rec: Rec
+
+    open_dict = {"name": "t", "description": "d", "parameters": {"type": "object", "properties": {
+        "rec": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": True}}}}
+    for tool in (_model_tool(Rec, "Rec"), _model_tool(Out, "Out"), open_dict):
+        for convert in (convert_to_openai_tool, convert_to_anthropic_tool):
+            with pytest.warns(StrictSchemaWarning) as record:
+                convert(tool, strict=True)
+            text = str(record[0].message)
+            assert _EXTRA_ADVICE.lower() in text.lower(), text
+            assert "named fields" not in text
+
+
+def test_strict_advice_for_a_dict_is_unchanged() -> None:
+    free = {"name": "t", "description": "d", "parameters": {"type": "object", "properties": {
+        "d": {"type": "object", "additionalProperties": {"type": "string"}}}}}
+    for convert in (convert_to_openai_tool, convert_to_anthropic_tool):
+        with pytest.warns(StrictSchemaWarning) as record:
+            convert(free, strict=True)
+        assert "pydantic model with named fields instead of a dict to make it strict" in str(record[0].message)

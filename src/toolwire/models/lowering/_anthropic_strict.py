@@ -60,6 +60,7 @@ from toolwire._warn_site import warn_user
 from toolwire.models.lowering._common import constraint_notes, default_notes
 from toolwire.models.lowering._openai_strict import (
     ADVICE_ALL_OF,
+    ADVICE_EXTRA,
     ADVICE_NAMED,
     ADVICE_ONE_OBJECT,
     ADVICE_TAG,
@@ -291,7 +292,7 @@ def _strict(node: Any, root: bool = False) -> Any:
             # properties is a tool without arguments)
             raise _NotStrict("an object that takes keys beyond its declared properties (a dict, additionalProperties, "
                              "a pydantic model with extra='allow')",
-                             ADVICE_NAMED)
+                             ADVICE_EXTRA if props and extra not in (None, False) else ADVICE_NAMED)
         out["properties"] = {name: _strict(sub) for name, sub in props.items()}
         if "required" in out:
             out["required"] = [name for name in out["required"] if name in props]

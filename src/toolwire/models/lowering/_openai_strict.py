@@ -43,9 +43,9 @@ What :func:`strict_schema` does with a schema outside that subset:
   ``HttpUrl`` has both; OpenAI has answered unlisted keywords with 400 "... is not permitted"),
   ``minProperties``/``maxProperties``, ``contentMediaType``/``contentSchema`` (``Json[...]``), ``deprecated``,
   ``examples`` (and OpenAPI's ``example``); annotations that say nothing of the value (``writeOnly`` of a
-  ``SecretStr``, ``readOnly``, ``$comment``, ``propertyOrdering``, a vendor's ``x-...``) are dropped unsaid. The arguments are still validated against the tool's full schema before the
-  call (``jsonschema`` enforces ``uniqueItems``; a pydantic ``set[...]`` parameter drops duplicates as it always
-  does);
+  ``SecretStr``, ``readOnly``, ``$comment``, ``propertyOrdering``, a vendor's ``x-...``) are dropped unsaid. The
+  arguments are still validated against the tool's full schema before the call (``jsonschema`` enforces
+  ``uniqueItems``; a pydantic ``set[...]`` parameter drops duplicates as it always does);
 * an optional property is nullable (:func:`_nullable`): a ``const`` becomes an ``enum`` of its value and ``null``
   (``NotRequired[Literal[True]]``: ``{"enum": [true, null]}``), since ``null`` fails a ``const`` (review 94); a
   ``const`` whose default is its value (``kind: Literal["cat"] = "cat"``) stays required instead;
@@ -72,9 +72,9 @@ from typing import Any
 from toolwire.models.lowering._common import constraint_notes, default_notes
 from toolwire.models.lowering._tuples import untyped_items
 
-__all__ = ["ADVICE_ITEMS", "ADVICE_NAMED", "ADVICE_ONE_OBJECT", "ADVICE_PLAIN", "ADVICE_TAG", "ADVICE_TYPE", "REFUSED",
-           "STRICT_KEYWORDS", "NotStrictError", "StrictLimitError", "StrictLiteralError", "dropped_notes", "json_types",
-           "pairwise_disjoint", "pinned_values", "refused_advice", "strict_schema"]
+__all__ = ["ADVICE_EXTRA", "ADVICE_ITEMS", "ADVICE_NAMED", "ADVICE_ONE_OBJECT", "ADVICE_PLAIN", "ADVICE_TAG",
+           "ADVICE_TYPE", "REFUSED", "STRICT_KEYWORDS", "NotStrictError", "StrictLimitError", "StrictLiteralError",
+           "dropped_notes", "json_types", "pairwise_disjoint", "pinned_values", "refused_advice", "strict_schema"]
 
 
 # what the user can change to make a tool strict, for each reason a strict mode refuses a schema: a sentence fragment
@@ -84,6 +84,9 @@ ADVICE_PLAIN = "write the parameter as a plain object, list or value type (a tup
 ADVICE_ALL_OF = "write the allOf as one schema"
 ADVICE_TAG = "give the union's members a tag field (a Literal) that tells them apart"
 ADVICE_NAMED = "give the parameter a pydantic model with named fields instead of a dict"
+# (an object with properties that takes other keys too: the user has named fields already, review 271 #5)
+ADVICE_EXTRA = ("drop extra='allow' from the pydantic model or set extra='forbid' (in a JSON Schema: "
+                "additionalProperties false)")
 ADVICE_ITEMS = "give the array an items schema (list[str] rather than a bare list)"
 ADVICE_ONE_OBJECT = "give the tool one object of arguments"
 ADVICE_SIMPLIFY = "simplify that parameter's type"
@@ -303,7 +306,7 @@ def _strict(node: Any) -> Any:
             raise _NotStrict("an object with no declared properties", ADVICE_NAMED)
         if extra not in (None, False):
             raise _NotStrict("an object that takes keys beyond its declared properties (additionalProperties, "
-                             "a pydantic model with extra='allow')", ADVICE_NAMED)
+                             "a pydantic model with extra='allow')", ADVICE_EXTRA)
         required = set(node.get("required") or ())
         out["properties"] = {
             name: _strict(sub) if name in required or _pinned_default(sub) else _nullable(_strict(sub))
