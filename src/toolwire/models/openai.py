@@ -20,7 +20,7 @@ from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._keys import takes_key_function
 from toolwire.models._openai_choice import ChoiceForm, both_refused, is_named, other_form, refuses_choice
-from toolwire.models._openai_errors import SERVER_KEY_HINT as _SERVER_KEY_HINT
+from toolwire.models._openai_errors import SERVER_KEY_HINT as _SERVER_KEY_HINT  # noqa: F401 (the CLI's)
 from toolwire.models._openai_errors import adapt_error, server_hint, unknown_endpoint
 from toolwire.models._openai_errors import own_server as _own_server
 from toolwire.models._openai_errors import server_hint as _server_hint
@@ -495,8 +495,8 @@ class ChatOpenAI(SDKChatModel):
         if isinstance(exc, sdk.APIStatusError):
             message = error_message(exc)
             hint = self._stream_options_hint(exc.status_code, message, exc.body)
-            if hint is None and self._compatible and exc.status_code in (401, 403):  # the server's own key, not
-                hint = _SERVER_KEY_HINT  # OpenAI's: setting OPENAI_API_KEY would send an OpenAI key to this host
+            # (a compatible server's 401/403 gets the hint to pass its own key from adapt_error, in _translate_any,
+            # unless its code or message says the location or billing is the problem: review 270 #3)
             if hint is None and self._compatible and _own_server(self.base_url):  # (review 90: "check the model
                 hint = _server_hint(exc.status_code, self.base_url)  # name" and "try again later" sent users the
                 # wrong way on their own server; a hosted API's 404 and 503 keep those hints: review 91)
