@@ -26,6 +26,7 @@ from rich.markup import escape
 from toolwire._cli_errors import error_text as _error_text
 from toolwire._cli_errors import seconds as _seconds
 from toolwire._cli_errors import whole_number
+from toolwire._cli_input import line_editing, read_question
 from toolwire._cli_model import check_dialect as _check_dialect
 from toolwire._cli_model import check_server_url
 from toolwire._cli_run import _LINE, _print_event, _run, _warning_line, each_run_warned, err, out  # noqa: F401 (tests)
@@ -371,14 +372,25 @@ def _chat(agent: Any, max_steps: int) -> None:
     """The ``chat`` session's loop, until 'exit' or the end of input."""
     conversation: list[Any] = []
     out.print("[dim]toolwire chat: type a question; 'clear' starts a new conversation; 'exit' or Ctrl-D leaves.[/dim]")
-    echo = not sys.stdin.isatty()  # (questions read from a pipe are shown, so the output reads as a conversation)
+    # questions read from a pipe, or answered into one (`| tee log`: review 274 #8), are shown, so the output reads as
+    echo = not (sys.stdin.isatty() and sys.stdout.isatty())  # a conversation
     tolerant_input()
+    together = line_editing()  # (a paste longer than 4095 characters was cut: review 274 #2)
+    told = False
     while True:
+        typed = True
         try:
-            line = input("you> ").strip()
-        except (EOFError, KeyboardInterrupt):
+            question = read_question("you> ", together)
+            line, typed = question.text, question.typed
+        except EOFError:
             out.print()
             return
+        except KeyboardInterrupt:  # at the prompt: the line is cleared, the session goes on (review 274 #4)
+            out.print()
+            if not told:
+                err.print("[dim](press Ctrl-D or type exit to leave)[/dim]")
+                told = True
+            continue
         except UnicodeDecodeError:  # a stream that could not be read tolerantly: the session goes on
             line = "\udcff"
         text = utf8_line(line)  # whatever the locale (review 157 #1)
@@ -390,11 +402,11 @@ def _chat(agent: Any, max_steps: int) -> None:
         line = text
         if echo:  # (a blank line too, ending its prompt's line: review 199 #7)
             out.print(terminal_text(line), markup=False)  # (escape() doubled a "\\" that ends it: review 156 #5)
-        if line.lower() in ("exit", "quit", ":q"):
+        if typed and line.lower() in ("exit", "quit", ":q"):  # (not a line of a paste: review 274 #3)
             return
         if not line:
             continue
-        if line.lower() in ("clear", "/clear"):
+        if typed and line.lower() in ("clear", "/clear"):
             conversation = []
             out.print("[dim]a new conversation starts.[/dim]")
             continue
