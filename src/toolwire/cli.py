@@ -451,6 +451,9 @@ def _chat(agent: Any, max_steps: int) -> None:
             kept = getattr(exc, "messages", None)
             if isinstance(kept, list) and kept:
                 conversation = list(kept)
+                if not (refused or isinstance(exc, MaxStepsExceeded)):  # (asked again, it was sent twice: r. 274 #5)
+                    err.print("[dim](that question stays in the conversation, so do not type it again: send a short "
+                              "'go on' to have it answered, or type 'clear' to start a new conversation)[/dim]")
             continue
         except KeyboardInterrupt as exc:  # Ctrl-C stops this question only: the session and the conversation go on
             if not _LINE.ended_by_run:  # (a half-written answer's line was ended already: review 108)
