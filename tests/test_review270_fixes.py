@@ -107,8 +107,7 @@ def test_gemini_ainvoke_works_in_asyncio_debug_mode(debug):
     env = {**os.environ, "PYTHONASYNCIODEBUG": "1"}
     with serving() as server:
         server.queue.append(GEMINI_REPLY)
-        done = subprocess.run([sys.executable, *debug, "-W", "error::DeprecationWarning:toolwire.models.google",
-                               "-W", "error:Setting custom ClientSession:DeprecationWarning", "-c",
+        done = subprocess.run([sys.executable, *debug, "-W", "error::DeprecationWarning", "-c",
                                textwrap.dedent(_DEBUG_SCRIPT), server.url],
                               capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

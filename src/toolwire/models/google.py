@@ -255,8 +255,9 @@ def _read_bounded_session(timeout: float) -> Any | None:
         import aiohttp
     except ImportError:
         return None
-    return _session_class(aiohttp)(timeout, connector=aiohttp.TCPConnector(limit=0), trust_env=True,
-                                   read_bufsize=_READ_BUFFER)
+    bound = aiohttp.ClientTimeout(total=None, sock_connect=timeout, sock_read=timeout)
+    return _session_class(aiohttp)(connector=aiohttp.TCPConnector(limit=0), trust_env=True, read_bufsize=_READ_BUFFER,
+                                   timeout=bound)
 
 
 _SESSION_CLASS: list[type] = []
@@ -265,22 +266,18 @@ _SESSION_CLASS: list[type] = []
 def _session_class(aiohttp: Any) -> type:
     """The ``ClientSession`` subclass of :func:`_read_bounded_session` (made once: aiohttp is imported only when an
     async client is made; its warning that subclassing is discouraged is silenced, as google-genai's own subclass
-    has it)."""
+    has it). Each request gets the session's own ``timeout`` (the bound on each read) in place of the SDK's; the
+    session keeps no attribute of toolwire's, which aiohttp's debug mode warns about (review 270 #2)."""
     if _SESSION_CLASS:
         return _SESSION_CLASS[0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
 
         class ReadBoundSession(aiohttp.ClientSession):  # type: ignore[misc,name-defined]
-            def __init__(self, timeout: float, **kwargs: Any) -> None:
-                super().__init__(**kwargs)
-                self._toolwire_timeout = timeout
-
             async def request(self, method: str, url: Any, **kwargs: Any) -> Any:  # type: ignore[override]
                 # (google-genai awaits the request: each read bounded, and the wait for the headers)
-                kwargs["timeout"] = aiohttp.ClientTimeout(total=None, sock_connect=self._toolwire_timeout,
-                                                          sock_read=self._toolwire_timeout)
-                async with asyncio.timeout(self._toolwire_timeout):
+                kwargs["timeout"] = bound = self.timeout
+                async with asyncio.timeout(bound.sock_read):
                     return await self._request(method, url, **kwargs)
 
     _SESSION_CLASS.append(ReadBoundSession)
