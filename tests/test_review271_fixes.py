@@ -233,3 +233,31 @@ def test_strict_advice_for_a_dict_is_unchanged() -> None:
         with pytest.warns(StrictSchemaWarning) as record:
             convert(free, strict=True)
         assert "pydantic model with named fields instead of a dict to make it strict" in str(record[0].message)
+
+
+# -- #2: the embedded model's prompt says uniqueItems, examples and not at every level --------------------------------
+
+def test_the_pythonic_prompt_says_rules_in_unions_items_and_at_the_root() -> None:
+    schema = {"type": "object", "properties": {
+        "labels": {"description": "One label or several.", "anyOf": [
+            {"type": "string"}, {"type": "array", "items": {"type": "string"}, "uniqueItems": True}]},
+        "groups": {"description": "Groups of labels.", "type": "array",
+                   "items": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}},
+        "unit": {"description": "Unit or code.", "anyOf": [
+            {"type": "string", "examples": ["celsius"], "not": {"const": "C"}}, {"type": "integer"}]}},
+        "required": ["labels", "groups", "unit"], "not": {"required": ["labels", "unit"]}}
+    text = python_signature(to_tool_spec(tool_from_schema(schema, lambda **k: "ok", name="tag",
+                                                          description="Tag things")))
+    assert '"""Tag things. Must also meet the JSON Schema {"not": {"required": ["labels", "unit"]}}.' in text
+    assert "labels: One label or several. Items must be unique.\n" in text
+    assert "groups: Groups of labels. Each item: Items must be unique.\n" in text
+    assert 'unit: Unit or code. Examples: "celsius". Must also meet the JSON Schema {"not": {"const": "C"}}.\n' in text
+
+
+def test_the_pythonic_prompt_says_an_optional_rule_once() -> None:
+    class Args(BaseModel):
+        tags: set[str] | None = Field(None, examples=[["a"]])
+
+    text = python_signature(to_tool_spec(_model_tool(Args)))
+    assert text.count("Items must be unique.") == 1
+    assert text.count('Examples: ["a"].') == 1

@@ -21,9 +21,8 @@ from toolwire.messages import ToolCall
 from toolwire.models._call_checks import _leaves
 from toolwire.models._local_union import argument_forms, local_parameters
 from toolwire.models._text_content import json_form
-from toolwire.models._value_notes import FORMS, value_notes
+from toolwire.models._value_notes import FORMS, rule_notes, value_notes
 from toolwire.models.grammar import _types, float_items, python_literal, required_keys
-from toolwire.models.lowering._openai_strict import dropped_notes
 from toolwire.parsing.pythonic import PythonNames
 from toolwire.tools import ToolSpec
 
@@ -211,27 +210,12 @@ def _with_notes(text: str, schema: Any) -> str:
     (``maxLength``, ``maximum``, ``maxItems``, a date's or a UUID's form..., at every level a value reaches:
     :func:`~toolwire.models._value_notes.value_notes`): without them a call the grammar let through was refused only
     at validation (review 124 #6)."""
-    notes = " ".join(value_notes(schema) + _rule_notes(schema))
+    notes = " ".join(value_notes(schema) + rule_notes(schema))
     if not notes:
         return text
     if text and not text.endswith((".", "!", "?", ":")):
         text += "."
     return f"{text} {notes}".strip()
-
-
-_RULES = ("uniqueItems", "examples", "not")  # what the grammar does not hold and value_notes does not say
-
-
-def _rule_notes(schema: Any) -> list[str]:
-    """The :data:`_RULES` of ``schema`` (or of its one branch besides null) in the words hosted providers get
-    (:func:`~toolwire.models.lowering._openai_strict.dropped_notes`, review 264 #1); ``[]`` for none."""
-    rules = {k: schema[k] for k in _RULES if k in schema} if isinstance(schema, dict) else {}
-    branches = schema.get("anyOf") or schema.get("oneOf") if isinstance(schema, dict) else None
-    others = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")] \
-        if isinstance(branches, list) else []
-    if len(others) == 1 and isinstance(others[0], dict):
-        rules = {**{k: others[0][k] for k in _RULES if k in others[0]}, **rules}
-    return dropped_notes(rules) if rules else []
 
 
 def _doc_of(schema: Any) -> str:
@@ -298,6 +282,9 @@ def _signature(spec: ToolSpec, names: PythonNames) -> str:
     description = (spec.description or "").strip()
     if parameters is not spec.parameters and _doc_text(parameters.get("description")):  # which alternative to give
         description = f"{description}\n{_doc_text(parameters['description'])}".strip()
+    if rules := " ".join(rule_notes(spec.parameters, own=True)):  # (the root's: review 271 #2)
+        stop = "" if not description or description.endswith((".", "!", "?", ":")) else "."
+        description = f"{description}{stop} {rules}".strip()
     description = description.replace('"""', "'''")
     doc = [f"    {line}".rstrip() for line in description.splitlines()] or ["    (no description)"]
     doc[0] = '    """' + doc[0].strip()

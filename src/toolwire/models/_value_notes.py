@@ -16,8 +16,9 @@ from typing import Any
 
 from toolwire._schema_keys import is_number_text, number_text_patterns
 from toolwire.models.lowering._common import constraint_notes
+from toolwire.models.lowering._openai_strict import dropped_notes
 
-__all__ = ["FORMS", "value_notes"]
+__all__ = ["FORMS", "rule_notes", "value_notes"]
 
 FORMS = {"date": "YYYY-MM-DD", "date-time": "YYYY-MM-DDTHH:MM:SS (ISO 8601)", "time": "HH:MM:SS",
          "uuid": "as a UUID, xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in hexadecimal digits"}
@@ -76,6 +77,46 @@ def value_notes(schema: Any, depth: int = 0) -> list[str]:
         keys = None  # (a dict[int, X]'s keys: their digits are a type, which the grammar holds)
     if inner := value_notes(keys, depth + 1):
         notes.append(f"Each key: {' '.join(inner)}")
+    return notes
+
+
+_RULES = ("uniqueItems", "examples", "not")  # what the grammar does not hold and value_notes does not say
+
+
+def rule_notes(schema: Any, depth: int = 0, *, own: bool = False) -> list[str]:
+    """The ``uniqueItems``, ``examples`` and ``not`` of ``schema`` in the words hosted providers get
+    (:func:`~toolwire.models.lowering._openai_strict.dropped_notes`, review 264 #1), at every level a value reaches
+    (review 271 #2): each branch of a union besides null (its notes first, then the union's own, each said once), a
+    list's items (``"Each item: Items must be unique."``), a tuple's positions (``"Item 2: ..."``) and a dict's
+    values (``"Each value: ..."``), 3 levels down.
+
+    Args:
+        schema: a parameter's (or a key's, or a tool's whole) JSON Schema; anything but a dict has none.
+        depth: the level below the parameter.
+        own: only ``schema``'s own rules (a tool's root, whose union of argument sets the prompt folds).
+
+    Returns:
+        The sentences, each ending in a full stop; ``[]`` for none.
+    """
+    if not isinstance(schema, dict) or depth > _DEPTH:
+        return []
+    rules = {k: schema[k] for k in _RULES if k in schema}
+    mine = dropped_notes(rules) if rules else []
+    if own:
+        return mine
+    notes: list[str] = []
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    for branch in branches if isinstance(branches, list) else ():
+        notes += [n for n in rule_notes(branch, depth) if n not in notes]
+    notes += [n for n in mine if n not in notes]
+    positions = schema.get("prefixItems", schema.get("items"))
+    if isinstance(positions, list):
+        notes += [f"Item {i}: {' '.join(inner)}" for i, sub in enumerate(positions, 1)
+                  if (inner := rule_notes(sub, depth + 1))]
+    elif inner := rule_notes(schema.get("items"), depth + 1):
+        notes.append(f"Each item: {' '.join(inner)}")
+    if inner := rule_notes(schema.get("additionalProperties"), depth + 1):
+        notes.append(f"Each value: {' '.join(inner)}")
     return notes
 
 
