@@ -193,3 +193,37 @@ def test_ctrl_c_during_the_load_stops_it_and_keeps_nothing(tmp_path: Path, monke
     assert _SlowLlama.closed == [True]
     assert not any(str(gguf) == key[0] for key in _loaded._MODELS)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# -- #7: calls refused for their arguments are not said to have run --------------------------------------------------
+
+
+def test_a_call_refused_for_its_arguments_is_not_said_to_have_run() -> None:
+    from toolwire import AIMessage, tool
+    from toolwire.cli_text import interrupted_turn, tools_ran
+    from toolwire.messages import ToolMessage, tool_call
+
+    @tool
+    def addnote(text: str) -> str:
+        """Add a note."""
+        return "saved"
+
+    stopped = "Error: Tool 'addnote' was stopped while it ran: check what it did before running it again."
+    turn = [HumanMessage("add notes"),
+            AIMessage("", tool_calls=[tool_call("addnote", {"txt": "hi"}, "c1"), tool_call("addnote", {"txt": 1}, "c2"),
+                                      tool_call("addnote", {"text": "ok"}, "c3")]),
+            ToolMessage("Error: Invalid arguments for tool 'addnote': 'text': Field required.", tool_call_id="c1",
+                        name="addnote", status="error"),
+            ToolMessage("Error: Invalid arguments for tool 'addnote': 'text': Field required.", tool_call_id="c2",
+                        name="addnote", status="error"),
+            ToolMessage(stopped, tool_call_id="c3", name="addnote", status="error")]
+    exc = KeyboardInterrupt()
+    exc.messages = turn  # type: ignore[attr-defined]
+    kept = interrupted_turn(exc, [], {"addnote": addnote})
+    assert kept is not None
+    said = kept[1]
+    assert "that had run" not in said
+    assert "1 call stopped while running" in said and "2 other calls did not run" in said
+    assert tools_ran(exc, [], "", {"addnote": addnote}) == ""  # type: ignore[arg-type]
+    exc.messages = turn[:3]  # type: ignore[attr-defined]
+    assert interrupted_turn(exc, [], {"addnote": addnote}) is None  # nothing ran: the question is dropped

@@ -413,6 +413,7 @@ def _chat(agent: Any, max_steps: int) -> None:
         from toolwire.messages import HumanMessage
 
         kept = conversation
+        bound = getattr(getattr(agent, "executor", None), "tools", None)  # (calls refused did not run: r. 274 #7)
         try:
             try:
                 _load_local(agent.model)
@@ -435,16 +436,16 @@ def _chat(agent: Any, max_steps: int) -> None:
             if exc.no_question_fits:  # the system prompt and the tools leave no room for any question: it ends, as
                 fail(_error_text(exc))  # tools that do not load end it (review 104)
             err.print(f"[red]error:[/red] {escape(terminal_text(_error_text(exc)))}")
-            err.print(f"[yellow]that question was dropped from the conversation{_tools_ran(exc, kept)}:"
+            err.print(f"[yellow]that question was dropped from the conversation{_tools_ran(exc, kept, tools=bound)}:"
                       "[/yellow] ask something shorter, or type 'clear' to start a new conversation.")
             continue
         except ToolwireError as exc:  # the turn so far (tool calls already run) is kept, as the Agent hands it back
             text = _max_steps_text(exc, max_steps, chat=True) if isinstance(exc, MaxStepsExceeded) else _error_text(exc)
             err.print(f"[red]error:[/red] {escape(terminal_text(text))}")
             refused = isinstance(exc, ProviderError) and not exc.retryable  # (too long, a content filter)
-            if refused and not _tools_ran(exc, kept, ""):  # dropped, or every later question would be refused the
+            if refused and not _tools_ran(exc, kept, "", bound):  # dropped, or every later question would be refused
                 err.print("[yellow]that question was dropped from the conversation:[/yellow] ask again, or type "
-                          "'clear' to start a new conversation.")  # same way (review 117)
+                          "'clear' to start a new conversation.")  # the same way (review 117)
                 continue
             if refused:  # its tools' results are kept (so they do not run again), and may be what the provider refused
                 err.print("[dim](if the next question is refused the same way, type 'clear')[/dim]")
@@ -458,7 +459,7 @@ def _chat(agent: Any, max_steps: int) -> None:
         except KeyboardInterrupt as exc:  # Ctrl-C stops this question only: the session and the conversation go on
             if not _LINE.ended_by_run:  # (a half-written answer's line was ended already: review 108)
                 out.print()
-            stopped = interrupted_turn(exc, kept)  # its tools' results, if any ran, are kept (review 164 #1)
+            stopped = interrupted_turn(exc, kept, bound)  # its tools' results, if any ran, are kept (review 164 #1)
             if stopped is None:
                 err.print("[yellow]interrupted:[/yellow] that question was dropped from the conversation; ask again, "
                           "or type 'exit' to leave.")

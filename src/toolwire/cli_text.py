@@ -56,32 +56,59 @@ def refusal_text(messages: list[Any]) -> str:
             "something else")
 
 
-def _answered(exc: BaseException, conversation: list[Any], stopped: bool = False) -> int:
+def _answered(exc: BaseException, conversation: list[Any], stopped: bool = False, tools: Any = None) -> int:
     """How many of the question's tool calls had run (``stopped``: were stopped while they ran) before its turn
     stopped with ``exc``, whose ``messages`` the Agent set to the run so far: ``conversation``, the question, then this
     turn. A stopped call's answer is the executor's error that ends "... before running it again."
-    (:func:`~toolwire.execution.stopped_text`, :class:`~toolwire._tool_run.StillRunning`; review 168 #4)."""
+    (:func:`~toolwire.execution.stopped_text`, :class:`~toolwire._tool_run.StillRunning`; review 168 #4). With
+    ``tools`` (the bound tools by name), a call answered without its tool running (arguments the tool refuses, a
+    call that could not be read, no such tool) is not counted as run (review 274 #7)."""
     turn = (getattr(exc, "messages", None) or [])[len(conversation) + 1:]
-    return sum(isinstance(message, ToolMessage) and _stopped(message) == stopped for message in turn)
+    answers = [m for m in turn if isinstance(m, ToolMessage) and _stopped(m) == stopped]
+    if stopped or tools is None:
+        return len(answers)
+    calls: dict[str, Any] = {}
+    unread: set[str] = set()
+    for message in turn:
+        if isinstance(message, AIMessage):
+            calls.update((call.get("id") or "", call) for call in message.tool_calls)
+            unread.update(bad.get("id") or "" for bad in message.invalid_tool_calls)
+    return sum(_ran(answer, calls, unread, tools) for answer in answers)
+
+
+def _ran(answer: ToolMessage, calls: Mapping[str, Any], unread: Collection[str], tools: Any) -> bool:
+    """Whether a tool ran for the call ``answer`` answers (``calls``: the turn's calls by id; ``unread``: the ids of
+    calls that could not be read; ``tools``: the bound tools by name, or a container of names)."""
+    if answer.name not in tools:
+        return False
+    if answer.status == "success":
+        return True
+    call = calls.get(answer.tool_call_id)
+    if call is None and answer.tool_call_id in unread:  # a call that could not be read: nothing ran
+        return False
+    tool = tools.get(answer.name) if isinstance(tools, Mapping) else None
+    return call is None or tool is None or _arguments_valid(tool, call)
 
 
 def _stopped(answer: ToolMessage) -> bool:
     return answer.status == "error" and str(answer.content).endswith("before running it again.")
 
 
-def tools_ran(exc: ToolwireError, conversation: list[Any], why: str = " (the results left no room for the answer)"
-              ) -> str:
+def tools_ran(exc: ToolwireError, conversation: list[Any], why: str = " (the results left no room for the answer)",
+              tools: Any = None) -> str:
     """`` after its N tool calls had run`` and ``why``, when the question's tools ran before its turn failed (the
     Agent's ``exc.messages``: the conversation, the question, then this turn; by default its answer overflowed the
-    context), so a user whose question is dropped knows their side effects happened; else ``""``."""
-    ran = _answered(exc, conversation)
+    context), so a user whose question is dropped knows their side effects happened; else ``""``. ``tools``: the
+    bound tools by name, so that calls no tool ran for are not counted (:func:`_answered`)."""
+    ran = _answered(exc, conversation, tools=tools)
     if not ran:
         return ""
     calls = "tool call had" if ran == 1 else "tool calls had"
     return f" after its {ran} {calls} run{why}"
 
 
-def interrupted_turn(exc: BaseException, conversation: list[Any]) -> tuple[list[Any], str] | None:
+def interrupted_turn(exc: BaseException, conversation: list[Any], tools: Any = None
+                     ) -> tuple[list[Any], str] | None:
     """What ``toolwire chat`` keeps of a question that Ctrl-C stopped after some of its tool calls had run.
 
     Dropping that turn made the model forget the calls, and asking again, as the user was told, ran them (a note
@@ -93,15 +120,19 @@ def interrupted_turn(exc: BaseException, conversation: list[Any]) -> tuple[list[
         exc: the ``KeyboardInterrupt``, whose ``messages`` the Agent set to the run so far (``conversation``, the
             question, then its turn).
         conversation: the conversation the question was asked in.
+        tools: the bound tools by name (the executor's ``tools``), so that a call answered without its tool running
+            (arguments it refuses) is said as such, not as a call that had run (review 274 #7); None counts every
+            answered call as run.
 
     Returns:
         ``(the conversation to keep, the sentence that says so)``, or None when no call of the question had been
         answered, or ``exc`` carries no run (the question is then dropped).
     """
-    ran, stopped = _answered(exc, conversation), _answered(exc, conversation, stopped=True)
+    ran, stopped = _answered(exc, conversation, tools=tools), _answered(exc, conversation, stopped=True)
     messages = getattr(exc, "messages", None)
     if not (ran or stopped) or not isinstance(messages, list):
         return None
+    refused = _answered(exc, conversation) - ran
     kept = []
     if ran:
         kept.append(f"{ran} tool call{'s' if ran > 1 else ''} that had run (with {'their' if ran > 1 else 'its'} "
@@ -110,9 +141,11 @@ def interrupted_turn(exc: BaseException, conversation: list[Any]) -> tuple[list[
         kept.append(f"{stopped} call{'s' if stopped > 1 else ''} stopped while running (what "
                     f"{'they' if stopped > 1 else 'it'} did may have taken effect)")
     one = ran + stopped == 1
+    unrun = (f" ({refused} other call{'s' if refused > 1 else ''} did not run: {'their' if refused > 1 else 'its'} "
+             "arguments were refused)") if refused else ""
     return list(messages), (f"that question was stopped; its {' and '.join(kept)} {'stays' if one else 'stay'} in the "
-                            f"conversation, so the model knows of {'it' if one else 'them'} when you ask again; ask "
-                            "again, or type 'exit' to leave.")
+                            f"conversation{unrun}, so the model knows of {'it' if one else 'them'} when you ask again; "
+                            "ask again, or type 'exit' to leave.")
 
 
 def max_steps_text(exc: MaxStepsExceeded, max_steps: int, chat: bool = False) -> str:
@@ -189,18 +222,8 @@ def called_this_turn(result: Any, tools: Any) -> bool:
         if isinstance(message, AIMessage):
             calls.update((call.get("id") or "", call) for call in message.tool_calls)
             unread.update(bad.get("id") or "" for bad in message.invalid_tool_calls)
-    for index, message in enumerate(turn):
-        if not isinstance(message, ToolMessage) or message.name not in tools or index > refused_after:
-            continue
-        if message.status == "success":
-            return True
-        call = calls.get(message.tool_call_id)
-        if call is None and message.tool_call_id in unread:  # a call that could not be read: nothing ran
-            continue
-        tool = tools.get(message.name) if isinstance(tools, Mapping) else None
-        if call is None or tool is None or _arguments_valid(tool, call):
-            return True
-    return False
+    return any(isinstance(message, ToolMessage) and index <= refused_after and _ran(message, calls, unread, tools)
+               for index, message in enumerate(turn))
 
 
 def _arguments_valid(tool: Any, call: Any) -> bool:
