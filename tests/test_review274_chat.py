@@ -227,3 +227,28 @@ def test_a_call_refused_for_its_arguments_is_not_said_to_have_run() -> None:
     assert tools_ran(exc, [], "", {"addnote": addnote}) == ""  # type: ignore[arg-type]
     exc.messages = turn[:3]  # type: ignore[attr-defined]
     assert interrupted_turn(exc, [], {"addnote": addnote}) is None  # nothing ran: the question is dropped
+
+
+# -- #6: a log warning at a second Ctrl-C is a warning: line of its own --------------------------------------------
+
+
+def test_a_log_warning_is_a_warning_line_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import logging
+
+    from rich.console import Console
+
+    from toolwire import _cli_run
+
+    shown = io.StringIO()
+    monkeypatch.setattr(_cli_run, "err", Console(file=shown, no_color=True, highlight=False, soft_wrap=True))
+    monkeypatch.setattr(_cli_run, "_terminal", lambda stream: True)  # the terminal echoed ^C^C on the line
+    logger = logging.getLogger("toolwire")
+    monkeypatch.setattr(logger, "handlers", [])
+    monkeypatch.setattr(logger, "propagate", True)
+    _cli_run.log_lines()
+    logging.getLogger("toolwire.tools").warning("%d tool call(s) still running at a new interrupt, while the run "
+                                                "was stopping, were given up: %s", 1, "'slow'")
+    assert shown.getvalue() == ("\nwarning: 1 tool call(s) still running at a new interrupt, while the run was "
+                                "stopping, were given up: 'slow'\n")
+    assert logger.propagate is False

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import sys
 import warnings
 from collections.abc import Iterator
@@ -115,6 +116,7 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
     # replies are read whole, which a server that ignores stream=true answers too, and a cut reply is tried again
     result = None
     writing = shown = ""  # the text of the reply being written, printed as it comes; that of the last one
+    _LINE.warned = False
     try:
         for event in agent.stream(conversation, stream_tokens=not isinstance(agent.model, SDKChatModel)):
             if event.type == "model_chunk":
@@ -141,7 +143,7 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
                     continue
             _print_event(event)
     finally:  # an error, a warning or the next prompt starts on a line of its own (review 107)
-        _LINE.ended_by_run = _end_line()
+        _LINE.ended_by_run = _end_line() or _LINE.warned
     tools = agent.executor.tools
     if result is not None and tools and result.output.strip() and result.stop_reason != "refusal" \
             and not called_this_turn(result, tools):
@@ -181,6 +183,7 @@ class _Line:
 
     open = False  # the last thing printed was part of an answer still being written (no newline yet)
     ended_by_run = False  # the last run ended such a line as it stopped (so a Ctrl-C there needs no line of its own)
+    warned = False  # a log warning was printed at an interrupt since the run began, on a line of its own
 
 
 _LINE = _Line()
@@ -206,6 +209,43 @@ def _warning_line(message: Warning | str, category: type[Warning], filename: str
                    "without running the tool again: for a tool that must run on every call, pass "
                    f"{' '.join('--repeat-calls ' + name for name in message.names)}.")
     err.print(f"[yellow]warning:[/yellow] {escape(terminal_text(str(message)))}")
+
+
+class _LogLine(logging.Handler):
+    """Shows toolwire's log warnings (a tool call given up at a second Ctrl-C) as the commands' other warnings, one
+    ``warning: <text>`` line each, starting a line of their own (review 274 #6: Python's last-resort handler printed
+    them raw, on the line of the terminal's ``^C^C``)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage()
+            if not _end_line() and "interrupt" in text and _terminal(sys.stderr):  # after the ^C the terminal echoed
+                err.print()
+                _LINE.warned = True
+            err.print(f"[yellow]warning:[/yellow] {escape(terminal_text(text))}")
+        except Exception:
+            self.handleError(record)
+
+
+def _terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def log_lines() -> None:
+    """Show the warnings the ``toolwire`` logger gives as ``warning: ...`` lines on standard error, when the program
+    set no handler of its own for it (the command line's entry point calls it once).
+
+    Returns:
+        None; the handler is added to the ``toolwire`` logger, whose records then no longer reach the root logger.
+    """
+    logger = logging.getLogger("toolwire")
+    if not logger.handlers:
+        handler = _LogLine(logging.WARNING)
+        logger.addHandler(handler)
+        logger.propagate = False
 
 
 @contextlib.contextmanager

@@ -29,7 +29,7 @@ from toolwire._cli_errors import whole_number
 from toolwire._cli_input import line_editing, read_question
 from toolwire._cli_model import check_dialect as _check_dialect
 from toolwire._cli_model import check_server_url
-from toolwire._cli_run import _LINE, _print_event, _run, _warning_line, each_run_warned, err, out  # noqa: F401 (tests)
+from toolwire._cli_run import _LINE, _print_event, _run, _warning_line, each_run_warned, err, log_lines, out  # noqa: F401
 from toolwire._printing import terminal_text
 from toolwire._std_streams import (
     closed_errors_dropped,
@@ -480,6 +480,7 @@ def main() -> None:
     closed_output_fails()  # (>&-: one line, not a traceback nor exit 0 with the output lost: review 251 #4)
     closed_errors_dropped()  # (2>&-: as 2>/dev/null, not the JSON or the prompt lost, nor progress on stdout: r. 258)
     warnings.showwarning = _warning_line
+    log_lines()  # (toolwire's log warnings as warning: lines, not raw: review 274 #6)
     try:
         try:
             app()
