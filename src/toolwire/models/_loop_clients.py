@@ -75,7 +75,12 @@ def _quiet(client: Any) -> None:
     """Mark the HTTP client of an SDK ``client`` of a loop that was closed as closed, without I/O: the SDKs' wrapper
     otherwise schedules its ``aclose()`` on whatever loop runs when it is collected, which fails on the closed loop's
     transports and logs "Task exception was never retrieved" (review 155 #1). Its sockets close as it is collected.
-    Anything of another shape is left alone."""
+    A client with a ``drop_closed()`` method of its own (Gemini's, with toolwire's aiohttp session) is left to it
+    (review 270 #1); anything of another shape is left alone."""
+    drop = getattr(type(client), "drop_closed", None)
+    if callable(drop):
+        drop(client)
+        return
     http = getattr(client, "_client", None)
     state = getattr(http, "_state", None)
     closed = getattr(type(state), "CLOSED", None)
