@@ -335,7 +335,8 @@ def chat(
 ) -> None:
     """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave, 'clear' to start a new
     conversation; Ctrl-C during an answer stops that question only, keeping the results of its tool calls that had
-    run, so asking again does not run them again).
+    run, so asking again does not run them again; Ctrl-C at the prompt clears the line). In a terminal, the lines of
+    one paste make one question, and are never taken as 'clear' or 'exit'.
 
     Exits with 2 on a bad option (click's usage error), and with 1 after a one-line error (a model or tools that do
     not load), or when standard input is closed.
