@@ -51,7 +51,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from toolwire import _grace, _tool_run
@@ -363,12 +363,15 @@ class ToolExecutor:
                 results = [task.result() for task in tasks]
             except BaseException as caught:  # handle_errors=False (or the run cancelled): stop the other calls too
                 exc = caught.interrupt if isinstance(caught, TaskInterrupt) else caught  # (raised in this task)
-                failure, stuck = await _stop(tasks, checked, exc)
+                threads = {i for i, call in enumerate(checked) if self._threaded(call)}
+                failure, stuck = await _stop(tasks, checked, exc, threads)
                 given_up = {}  # (calls that ignored their cancellation, or raised KeyboardInterrupt themselves: they
                 for i, task in enumerate(tasks):  # ran, so they are answered too; review 137 #3)
                     own = task.done() and not task.cancelled() and isinstance(task.exception(), TaskInterrupt)
                     name = checked[i].get("name") if isinstance(checked[i].get("name"), str) else "?"
-                    if i in stuck or own:
+                    if i in stuck and not own and i in threads:  # a sync tool's thread runs on: as at one Ctrl-C
+                        given_up[i] = self._error(f"Error: {StillRunning(name)}", checked[i], name)  # (review 272 #4)
+                    elif i in stuck or own:
                         given_up[i] = self._error(stopped_text(name, own), checked[i], name)
                 answers = [given_up[i] if i in given_up else t.result() for i, t in enumerate(tasks)
                            if i in given_up or _answered(t)]
@@ -384,6 +387,11 @@ class ToolExecutor:
             raise _keep_answers(refused, results)
         # the invalid calls' answers at their places in the reply (InvalidToolCall "index"), else after the others
         return in_reply_order(results, [self._invalid(b) for b in bad], bad)
+
+    def _threaded(self, call: Any) -> bool:
+        """Whether ``call`` names a sync tool, whose thread cannot be stopped once it runs."""
+        tool = self.tools.get(call.get("name")) if isinstance(call.get("name"), str) else None
+        return tool is not None and not tool.is_async
 
     async def aexecute(self, message: AIMessage | Sequence[ToolCall]) -> list[ToolMessage]:
         """Run every tool call of ``message`` (async) and return their results in the order the model sent them.
@@ -507,8 +515,8 @@ _ABANDONED_END = 0.1
 """Seconds :func:`_stop` waits for the tasks it gave up to end (a few passes of the event loop)."""
 
 
-async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], failure: BaseException
-                ) -> tuple[BaseException, list[int]]:
+async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], failure: BaseException,
+                threads: Collection[int] = ()) -> tuple[BaseException, list[int]]:
     """Cancel the calls' ``tasks`` still running after ``failure`` (a call failed with ``handle_errors=False``, or
     the run was cancelled) and wait for them to end, at most :data:`~toolwire._tool_run.CANCEL_GRACE` seconds (their
     cleanup). A call still running then ignores its cancellation (an async tool that catches ``CancelledError`` and
@@ -521,6 +529,9 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
     The wait goes on when the run is cancelled again meanwhile (an anyio cancel scope, Starlette's on a client's
     disconnect, cancels at every ``await``; a task cancelled twice): only a new Ctrl-C ends it early
     (:func:`~toolwire._grace.wait_through`; review 196 #1: the tools were given up at once, with no cleanup).
+
+    ``threads``: the indexes of the calls of sync tools, whose threads cannot be stopped (their tasks are given up,
+    the threads run on: the log says so, review 272 #4).
 
     Returns:
         ``(the error to raise, the indexes of the calls given up)``: ``failure``, or a new Ctrl-C that came during
@@ -550,14 +561,16 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
                     "cancellation); their coroutines were closed", len(helpers))
     if given_up and not interrupted:  # the few passes of the loop that end them (cancelled: asyncio.run's end, and a
         await _grace.wait_through(given_up, _ABANDONED_END)  # new Ctrl-C's, then has nothing to log: review 203 #1)
-    names = ", ".join(safe_text(call.get("name")) for _, call in stuck)
-    if stuck and interrupted:
-        log.warning("%d tool call(s) still running at a new interrupt, while the run was stopping, were given up, "
-                    "their coroutines closed: %s", len(stuck), names)
-    elif stuck:
-        log.warning("%d tool call(s) still running %gs after the run stopped (they ignore cancellation, or their "
-                    "cleanup takes longer) were given up, their coroutines closed: %s", len(stuck),
-                    _tool_run.CANCEL_GRACE, names)
+    closed = [safe_text(calls[i].get("name")) for i in indexes if i not in threads]
+    running = [safe_text(calls[i].get("name")) for i in indexes if i in threads]
+    when = ("at a new interrupt, while the run was stopping," if interrupted else f"{_tool_run.CANCEL_GRACE:g}s "
+            "after the run stopped (they ignore cancellation, or their cleanup takes longer)")
+    if closed:
+        log.warning("%d tool call(s) still running %s were given up, their coroutines closed: %s", len(closed), when,
+                    ", ".join(closed))
+    if running:  # (a sync tool's thread cannot be stopped: review 272 #4)
+        log.warning("%d sync tool call(s) still running %s were given up; their threads cannot be stopped and may "
+                    "still finish and take effect: %s", len(running), when, ", ".join(running))
     return failure, indexes
 
 
