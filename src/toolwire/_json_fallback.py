@@ -12,6 +12,7 @@ from collections import UserString
 from collections.abc import ItemsView, KeysView, Mapping, Sequence, Set, ValuesView
 from typing import Any
 
+from toolwire._array_json import array_json, is_series
 from toolwire._narrow_floats import shortest_floats
 
 __all__ = ["json_fallback"]
@@ -25,8 +26,11 @@ def json_fallback(value: Any) -> Any:
     ``float16`` as the float of its own shortest text, ``21.7``, a ``complex64``'s parts and a record's such fields
     alike: :func:`~toolwire._narrow_floats.shortest_floats`; ``str()`` of a 2,000-item array keeps only its first
     and last items), a number whose ``tolist()`` gives back its own type (numpy's ``longdouble``, ``clongdouble``)
-    a ``float`` or ``complex`` (:func:`_number`); anything else its ``str()``; an object whose ``str()`` fails,
-    ``"<TYPE object>"`` (the tool did return).
+    a ``float`` or ``complex`` (:func:`_number`); a pandas Series an object from its index labels to its values
+    (a list when its index is the plain ``0..n-1``), a ``datetime64`` / ``timedelta64`` a ``datetime`` /
+    ``timedelta`` (ISO 8601 text in JSON) even in nanoseconds, pandas' ``NaT`` ``None``
+    (:func:`~toolwire._array_json.array_json`, review 272); anything else its ``str()``; an object whose ``str()``
+    fails, ``"<TYPE object>"`` (the tool did return).
 
     An object whose class has neither ``__str__`` nor ``__repr__`` of its own is written ``<Foo object at 0x...>``,
     its class by its ``__qualname__`` without the module (a ``--tools`` file's is imported under an internal name)
@@ -49,6 +53,11 @@ def json_fallback(value: Any) -> Any:
         return _str(value)
     tolist = getattr(kind, "tolist", None)
     if callable(tolist):
+        if getattr(getattr(value, "dtype", None), "kind", None) in _ARRAY_KINDS or is_series(value):
+            try:  # (a Series keeps its index; datetime64[ns] is ISO text, not nanoseconds: review 272 #2, #3)
+                return array_json(value)
+            except Exception:  # (as tolist() alone gives it, below)
+                pass
         try:
             plain = tolist(value)
         except Exception:  # (a tolist that fails: the text is still something)
@@ -71,6 +80,8 @@ def json_fallback(value: Any) -> Any:
 
 
 _RANGE_ITEMS = 100_000  # the longest range written as its items
+
+_ARRAY_KINDS = ("M", "m", "O")  # (datetime64, timedelta64, objects: :func:`~toolwire._array_json.array_json`)
 
 
 def _longer(items: range, limit: int) -> bool:
