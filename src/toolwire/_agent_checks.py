@@ -450,7 +450,8 @@ def _owner(messages: Sequence[BaseMessage], index: int) -> int | None:
 def _missing(messages: Sequence[BaseMessage], owner: int) -> list[ToolCall | InvalidToolCall]:
     ai: AIMessage = messages[owner]  # type: ignore[assignment]
     answered: set[str] = set()
-    for message in messages[owner + 1:]:
+    for index in range(owner + 1, len(messages)):  # (by index: a slice copied the rest of the conversation for each
+        message = messages[index]  # AIMessage, quadratic in a stored conversation: review 266 #1)
         if isinstance(message, AIMessage):
             break
         if isinstance(message, ToolMessage):

@@ -16,6 +16,7 @@ import asyncio
 import contextvars
 import copy
 import dataclasses
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
@@ -186,7 +187,7 @@ class BaseChatModel(RunnableMethods, Batching):
             if isinstance(item, ServerTool) and not self._takes_server_tool(item):
                 raise UserError(self._server_tool_refusal(item))
         names = [t.name for t in converted]
-        dupes = sorted({n for n in names if names.count(n) > 1})
+        dupes = sorted(n for n, count in Counter(names).items() if count > 1)  # (linear: review 266 #3)
         if dupes:
             raise SchemaError(f"Two tools are named {dupes[0]!r}: give each tool a unique name.")
         choice = _check_tool_choice(hosted_choice(tool_choice, converted), names)
