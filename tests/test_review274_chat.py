@@ -119,13 +119,14 @@ def test_ctrl_c_at_the_prompt_clears_the_line_and_the_session_goes_on(chat_pty: 
 
 
 @pty_only
-def test_a_multi_line_paste_is_one_question_and_its_lines_are_no_commands(chat_pty: _Pty) -> None:
-    """#3: each pasted line was a question, and a pasted 'clear' or 'exit' wiped the conversation or left."""
-    chat_pty.send("Fix the typos:\rls -l\rclear\rexit\r")
-    text = chat_pty.expect("LINES 4 ASKED 1")
-    assert "a new conversation starts" not in text
+def test_lines_typed_ahead_are_questions_of_their_own(chat_pty: _Pty) -> None:
+    """Review 276 #1: lines typed while an answer printed were joined into one question with the next, so a typed
+    'exit' was sent to the model; each line is its own question (a multi-line paste too, as documented)."""
+    chat_pty.send("what is 2+2\rsecond question\r")
+    chat_pty.expect("LINES 1 ASKED 1")
+    chat_pty.expect("LINES 1 ASKED 3")
     chat_pty.expect("you> ")
-    chat_pty.send("exit\r")  # typed alone: a command
+    chat_pty.send("exit\r")
     assert chat_pty.end()[0] == 0
 
 

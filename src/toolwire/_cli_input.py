@@ -2,9 +2,9 @@
 
 In a terminal, lines are read with :mod:`readline` where Python has it: the terminal then leaves its canonical mode,
 whose kernel line buffer cut a pasted line to 4095 characters without a word, and the line can be edited and
-recalled. Lines that arrive together (a multi-line paste) make one question, so a pasted line reading ``clear`` or
-``exit`` is text, not a command. Without a terminal (a pipe) or without :mod:`readline` (Windows), each line is one
-question, as before.
+recalled. ``toolwire chat`` reads each line as one question: joining the lines that arrive together (a multi-line
+paste, ``together``) also joined lines typed ahead while an answer printed, and a paste arriving in pieces was split
+anyway (review 276 #1-#2).
 """
 
 from __future__ import annotations

@@ -335,8 +335,8 @@ def chat(
 ) -> None:
     """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave, 'clear' to start a new
     conversation; Ctrl-C during an answer stops that question only, keeping the results of its tool calls that had
-    run, so asking again does not run them again; Ctrl-C at the prompt clears the line). In a terminal, the lines of
-    one paste make one question, and are never taken as 'clear' or 'exit'.
+    run, so asking again does not run them again; Ctrl-C at the prompt clears the line). Each line is one question (a
+    pasted question of any length is read whole in a terminal).
 
     Exits with 2 on a bad option (click's usage error), and with 1 after a one-line error (a model or tools that do
     not load), or when standard input is closed.
@@ -376,12 +376,12 @@ def _chat(agent: Any, max_steps: int) -> None:
     # questions read from a pipe, or answered into one (`| tee log`: review 274 #8), are shown, so the output reads as
     echo = not (sys.stdin.isatty() and sys.stdout.isatty())  # a conversation
     tolerant_input()
-    together = line_editing()  # (a paste longer than 4095 characters was cut: review 274 #2)
+    line_editing()  # (a paste longer than 4095 characters was cut: review 274 #2)
     told = False
     while True:
         typed = True
         try:
-            question = read_question("you> ", together)
+            question = read_question("you> ", False)  # a line a question: lines typed ahead stay apart (r. 276 #1)
             line, typed = question.text, question.typed
         except EOFError:
             out.print()
