@@ -379,10 +379,8 @@ def _chat(agent: Any, max_steps: int) -> None:
     line_editing()  # (a paste longer than 4095 characters was cut: review 274 #2)
     told = False
     while True:
-        typed = True
         try:
-            question = read_question("you> ", False)  # a line a question: lines typed ahead stay apart (r. 276 #1)
-            line, typed = question.text, question.typed
+            line = read_question("you> ")  # a line a question: lines typed ahead stay apart (review 276 #1)
         except EOFError:
             out.print()
             return
@@ -403,11 +401,11 @@ def _chat(agent: Any, max_steps: int) -> None:
         line = text
         if echo:  # (a blank line too, ending its prompt's line: review 199 #7)
             out.print(terminal_text(line), markup=False)  # (escape() doubled a "\\" that ends it: review 156 #5)
-        if typed and line.lower() in ("exit", "quit", ":q"):  # (not a line of a paste: review 274 #3)
+        if line.lower() in ("exit", "quit", ":q"):
             return
         if not line:
             continue
-        if typed and line.lower() in ("clear", "/clear"):
+        if line.lower() in ("clear", "/clear"):
             conversation = []
             out.print("[dim]a new conversation starts.[/dim]")
             continue
