@@ -4,7 +4,8 @@ Objects pydantic knows take their JSON form, others (numpy's, say) their ``tolis
 (:func:`~toolwire._json_fallback.json_fallback`, in its own module); UTF-8 ``bytes`` become text; dict keys JSON
 cannot hold are written as text; a NamedTuple (or a struct sequence: ``os.stat_result``) becomes an object of its
 fields; a NaN or infinite float becomes the
-string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"``. :func:`_dumps` writes a result's JSON text with all of these.
+string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"``; pandas' ``NaT`` (a ``datetime`` pydantic cannot write) becomes
+``null`` (:mod:`toolwire._array_json`). :func:`_dumps` writes a result's JSON text with all of these.
 
 Kept apart from :mod:`toolwire.results`, which uses these to turn a result into message content and re-exports
 :func:`json_fallback` (import it from there).
@@ -30,7 +31,10 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
+from toolwire._array_json import not_a_time, odd_time_type, times_as_null
 from toolwire._json_fallback import _str, json_fallback
+from toolwire._media_base64 import _MEDIA_BLOCKS as _MEDIA_BLOCKS  # (re-exported, with the two below)
+from toolwire._media_base64 import standard_base64, standard_block
 
 __all__ = ["Unawaited", "distinct_keys", "json_fallback", "json_form", "standard_base64", "standard_block"]
 
@@ -53,7 +57,23 @@ def _utf8(value: bytes | bytearray) -> str:
 def _json_default(value: Any) -> Any:
     if isinstance(value, bytes | bytearray | memoryview):  # (a memoryview as the bytes it views: review 116)
         return _utf8(bytes(value))
-    return to_jsonable_python(value, fallback=_result_fallback)
+    try:
+        return to_jsonable_python(value, fallback=_result_fallback)
+    except Unawaited:
+        raise
+    except TypeError:  # pandas' NaT (a datetime pydantic cannot write), or an object holding one: null (review 272 #1)
+        if (nulled := times_as_null(value, _fields)) is value:
+            raise
+        return nulled
+
+
+def _fields(value: Any) -> dict[Any, Any] | None:
+    """The plain dict of a :func:`_structured` object's fields (:func:`_plain`), or None (another object, or one
+    whose serialiser fails)."""
+    try:
+        return _plain(value) if _structured(type(value)) else None
+    except Exception:
+        return None
 
 
 class Unawaited(TypeError):
@@ -328,49 +348,6 @@ def _huge_ints_as_text(value: Any, depth: int = 0) -> Any:
     return value
 
 
-# --------------------------------------------------------------------------- base64 data of content blocks
-
-_MEDIA_BLOCKS = frozenset({"image", "audio", "file", "video", "document", "input_audio"})
-_URL_SAFE = str.maketrans("-_", "+/")
-
-
-def standard_base64(value: Any) -> Any:
-    """A content block's base64 data as standard base64 text (RFC 4648 section 4, the alphabet with ``+`` and
-    ``/`` that every provider takes): ``bytes`` (or a ``bytearray``, ``memoryview``) encoded; text in the URL-safe
-    alphabet (``-`` and ``_``, RFC 4648 section 5, in which ``to_dict`` wrote a block's bytes before review 137)
-    translated; anything else (standard text, a data URL, a value that is no data) itself."""
-    if isinstance(value, bytes | bytearray | memoryview):
-        return base64.b64encode(value).decode("ascii")
-    if isinstance(value, str) and ("-" in value or "_" in value) and "+" not in value and "/" not in value:
-        return value.translate(_URL_SAFE)  # (standard base64 holds neither "-" nor "_", and a data URL has a "/")
-    return value
-
-
-def standard_block(block: dict[str, Any]) -> dict[str, Any]:
-    """``block`` with its base64 data as standard base64 text (:func:`standard_base64`): the ``base64`` or
-    ``data`` of an image, audio, file or video block (LangChain's and toolwire's forms), an Anthropic block's
-    ``source["data"]`` when the source is ``base64``, an OpenAI ``input_audio``'s ``data``.
-
-    Args:
-        block: a content-block dict.
-
-    Returns:
-        A copy with the data changed, or ``block`` itself when it holds none to change (the common case).
-    """
-    if block.get("type") not in _MEDIA_BLOCKS:
-        return block
-    changed: dict[str, Any] = {}
-    for key in ("base64", "data"):
-        if key in block and (data := standard_base64(block[key])) is not block[key]:
-            changed[key] = data
-    for key in ("source", "input_audio"):
-        inner = block.get(key)
-        if (isinstance(inner, dict) and "data" in inner and (key != "source" or inner.get("type") == "base64")
-                and (data := standard_base64(inner["data"])) is not inner["data"]):
-            changed[key] = {**inner, "data": data}
-    return {**block, **changed} if changed else block
-
-
 # --------------------------------------------------------------------------- dict keys that are one JSON text
 
 _BYTES = (bytes, bytearray, memoryview)
@@ -402,30 +379,34 @@ def _key_text(key: Any, saved: bool = False) -> str:
         return f"\x00<{id(key)}>"
 
 
-def _scan(value: Any, bytes_too: bool = False) -> tuple[bool, bool]:
+def _scan(value: Any, bytes_too: bool = False) -> tuple[bool, bool, bool]:
     """What ``value`` (a dict, list or tuple, or an object pydantic writes as one: :func:`_structured`) holds, in
     its plain dicts, lists and tuples and such objects' fields at any depth: whether a NamedTuple
-    (:func:`_named_tuples` has work), and whether a dict with a key that is not a ``str`` or, with ``bytes_too``,
-    bytes (:func:`_distinct` has work). Walked a level at a time, gathering each level's items and
-    their types at C speed as :func:`_has_named_tuple` walks, each container once."""
+    (:func:`_named_tuples` has work), whether a dict with a key that is not a ``str`` or, with ``bytes_too``,
+    bytes (:func:`_distinct` has work), and, with ``bytes_too``, whether a value of a subclass of ``date``, ``time``
+    or ``timedelta`` that may be pandas' ``NaT`` (:func:`~toolwire._array_json.times_as_null` has work). Walked a
+    level at a time, gathering each level's items and their types at C speed as :func:`_has_named_tuple` walks,
+    each container once."""
     named = keys = False
+    times = not bytes_too  # (looked for in a saved value only)
     level: list[Any] = [value]
     seen = {id(value)}
     while level:
         named = named or any(_is_named_tuple_type(k) for k in set(map(type, level)))
         if not keys and (dicts := [c for c in level if isinstance(c, Mapping)]):
             keys = not set(map(type, chain.from_iterable(map(_keys, dicts)))) <= {str}
-        if named and keys:
+        if named and keys and times:
             break
         children = list(chain.from_iterable(
             c.values() if isinstance(c, dict) else c if isinstance(c, _CONTAINERS) else _parts(c) for c in level))
         kinds = set(map(type, children)) - _SCALARS
         keys = keys or (bytes_too and any(issubclass(k, _BYTES) for k in kinds))
+        times = times or any(map(odd_time_type, kinds))
         if not any(issubclass(k, _CONTAINERS) or _structured(k) for k in kinds):
             break
         level = [c for c in children if (isinstance(c, _CONTAINERS) or _structured(type(c))) and id(c) not in seen]
         seen.update(map(id, level))
-    return named, keys
+    return named, keys, times and bytes_too
 
 
 def _keys(mapping: Mapping[Any, Any]) -> Any:
@@ -589,14 +570,19 @@ def distinct_keys(value: Any, saved: bool = False) -> Any:
 
 def json_form(value: Any, saved: bool = False) -> Any:
     """``value`` ready to be written as JSON: its NamedTuples objects of their fields (:func:`_named_tuples`), then
-    its dict keys made distinct JSON text (:func:`distinct_keys`, ``saved`` as there), both found in one walk.
+    its dict keys made distinct JSON text (:func:`distinct_keys`, ``saved`` as there), both found in one walk; with
+    ``saved``, each not-a-time value in it (pandas' ``NaT``, which pydantic cannot write) ``None``, an object holding
+    one the dict of its fields (:func:`~toolwire._array_json.times_as_null`; review 272 #1).
 
     Returns:
         ``value`` itself when it holds neither (the common case), else the converted copy.
     """
-    if not isinstance(value, _CONTAINERS):
-        return distinct_keys(value, saved)  # (a pydantic model, a dataclass, a mapping: its keys, as a dict's)
-    named, keys = _scan(value, saved)
+    if not isinstance(value, _CONTAINERS) and not (saved and _structured(type(value))):
+        # (a pydantic model, a dataclass, a mapping: its keys, as a dict's; a saved NaT null)
+        return None if saved and not_a_time(value) else distinct_keys(value, saved)
+    named, keys, times = _scan(value, saved)
     if named:
         value = _named_tuples(value, set())
+    if times:  # (pandas' NaT, which pydantic cannot write, as null: review 272 #1)
+        value = times_as_null(value, _fields)
     return _distinct(value, saved, set()) if keys else value
