@@ -203,8 +203,9 @@ def _answers(made: Any, timeout: float | None = None) -> list[Any]:
             asyncio.run(ToolExecutor([made]).aexecute([call]))[0].content]
 
 
-@pytest.mark.parametrize("wrap", [_in_own_loop, _asyncio_run, _AsyncToSync])
+@pytest.mark.parametrize("wrap", [_in_own_loop, _asyncio_run])
 @pytest.mark.parametrize("timeout", [None, 5.0])
+@pytest.mark.filterwarnings("error::RuntimeWarning")
 def test_a_sync_wrapper_that_runs_the_async_def_itself_is_run_as_sync_code(wrap: Any, timeout: float | None) -> None:
     made = tool(wrap(_fetch), name="fetch")
     assert not inspect.iscoroutinefunction(made.func)
@@ -255,3 +256,40 @@ def test_a_structured_tools_coroutine_that_is_a_sync_wrapper_is_run_as_sync_code
     assert asyncio.run(made.ainvoke({"q": "a"})) == "got a"
     assert asyncio.run(ToolExecutor([made]).aexecute([_call({"q": "a"}, name="fetch")]))[0].content == "got a"
     assert RAN == ["a", "a"]
+
+
+def test_a_wrappers_own_refusal_of_the_running_loop_is_not_retried_elsewhere() -> None:
+    """Only a sync bridge's own check (``asyncio.run``, asgiref, anyio), made before any work, sends the call again on
+    a worker thread; a wrapper raising that error itself, as this asgiref look-alike does, is answered with it, run
+    once (review 275 #1)."""
+    made = tool(_AsyncToSync(_fetch), name="fetch")
+    calls: list[str] = []
+    made.func.func = functools.partial(_counted, calls)  # type: ignore[attr-defined]
+    answer = asyncio.run(made.ainvoke(_call({"q": "a"}, name="fetch")))
+    assert answer.status == "error" and "AsyncToSync" in answer.content and calls == []
+
+
+async def _counted(calls: list[str], q: str) -> str:
+    calls.append(q)
+    return q
+
+
+def test_a_wrapper_that_uses_the_running_loop_runs_on_its_thread() -> None:
+    """A ``functools.wraps`` wrapper that schedules the coroutine on the running loop (``ensure_future``) or sets a
+    ContextVar before handing it back is called on the loop's thread, as an ``async def`` is (review 275 #1)."""
+    import contextvars
+
+    tenant: contextvars.ContextVar[str | None] = contextvars.ContextVar("tenant", default=None)
+
+    async def fetch(q: str) -> str:
+        """Fetch a page."""
+        return f"{q} for {tenant.get()}"
+
+    @functools.wraps(fetch)
+    def scheduled(*args: Any, **kwargs: Any) -> Any:
+        tenant.set("acme")
+        return asyncio.ensure_future(fetch(*args, **kwargs))
+
+    made = tool(scheduled, name="fetch")
+    assert asyncio.run(made.ainvoke({"q": "a"})) == "a for acme"
+    assert made.invoke(_call({"q": "a"}, name="fetch")).content == "a for acme"

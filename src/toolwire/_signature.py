@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import os
 import re
 import sys
 import types
@@ -248,8 +249,9 @@ def sync_wrapper(func: Any) -> bool:
     own code is sync (``inspect.iscoroutinefunction`` is False, and it is not marked with
     ``inspect.markcoroutinefunction`` or asgiref's), as a ``functools.wraps`` wrapper's, an ``lru_cache``'s or asgiref's
     ``AsyncToSync``'s is. It may hand back the coroutine or run it itself and return its value (``async_to_sync``,
-    ``asyncer.syncify``: review 269 #1), which only calling it tells: the tool calls it on a worker thread
-    (:func:`toolwire._tool_run.guarded`).
+    ``asyncer.syncify``: review 269 #1), which only calling it tells: the tool calls it on the loop's thread, and
+    again on a worker thread when it refused the running loop (:func:`loop_refused`; :func:`~toolwire._tool_run.
+    guarded`).
 
     Returns:
         True for such a wrapper; False for an ``async def``, a partial or a callable object whose ``__call__`` is one.
@@ -262,6 +264,26 @@ def sync_wrapper(func: Any) -> bool:
         return False
     return inspect.isroutine(func) or not callable(func) or not (
         inspect.iscoroutinefunction(type(func).__call__) or inspect.isasyncgenfunction(type(func).__call__))
+
+
+_BRIDGES = tuple(os.path.join(*parts) for parts in (("asyncio", "runners.py"), ("asgiref", "sync.py"),
+                                                    ("anyio", "_core", "_eventloop.py")))
+
+
+def loop_refused(exc: BaseException) -> bool:
+    """Whether ``exc`` is a sync bridge's refusal to run inside a running event loop: a ``RuntimeError`` raised in
+    ``asyncio.run``, asgiref's ``AsyncToSync`` or ``anyio.run`` itself, which check for a running loop before they
+    start any work, so the call can be made again on a worker thread without running anything twice. The coroutine
+    the bridge was given and left (``asyncio.run``'s) is closed, so it does not warn that it was never awaited."""
+    trace = exc.__traceback__
+    while trace is not None and trace.tb_next is not None:
+        trace = trace.tb_next
+    if type(exc) is not RuntimeError or trace is None or not trace.tb_frame.f_code.co_filename.endswith(_BRIDGES):
+        return False
+    for value in list(trace.tb_frame.f_locals.values()):
+        if type(value) is types.CoroutineType:
+            value.close()
+    return True
 
 
 def call_doc(func: Any) -> str | None:

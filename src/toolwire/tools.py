@@ -111,8 +111,9 @@ class Tool(ToolArguments, Batching):
             first use, see :mod:`toolwire._tool_model`).
         func: the wrapped function (sync or async).
         is_async: True for ``async def`` functions (async generator functions included), and for a sync wrapper of one
-            (``functools.wraps``): that is called on a worker thread, and what it returns is awaited when it is
-            awaitable, else used as it is (asgiref's ``async_to_sync`` runs the coroutine itself: review 269 #1).
+            (``functools.wraps``): what it returns is awaited when it is awaitable, else used as it is; one that runs
+            the coroutine itself (``asyncio.run``, asgiref's ``async_to_sync``) and so refuses the running loop is
+            called again on a worker thread (review 269 #1).
         return_direct: when True the Agent stops after this tool and returns its result.
         timeout: seconds a call may take, or None.
         response_format: ``"content"``, or ``"content_and_artifact"`` (the function returns
@@ -187,7 +188,7 @@ class Tool(ToolArguments, Batching):
         self._json_plan: JsonStringPlan | bool | None = False  # worked out at the first dict of arguments
         self._source: tuple[str, Any] | None = None  # how to make it again when pickled (_tool_pickle)
         self.is_async = is_async_callable(func)
-        self._off_loop = self.is_async and sync_wrapper(func)  # called on a worker thread (review 269 #1)
+        self._off_loop = self.is_async and sync_wrapper(func)  # may need a worker thread (review 269 #1)
         set_(self, "return_direct", return_direct)
         set_(self, "timeout", timeout)
         set_(self, "response_format", response_format)
