@@ -264,3 +264,36 @@ def test_injected_call_id_refused() -> None:
         from_langchain_tool(lcf, injected={"token": "t", "tool_call_id": "FIXED"})
     assert str(info.value).count(". ") == 0
     assert _call(from_langchain_tool(lcf, injected={"token": "t"}), {"q": "a"}).content == "q=a token=t id=c1"
+
+
+def test_only_a_configs_own_values_are_hidden_under_toolnode() -> None:
+    """Review 275 #3: every string of the RunnableConfig LangGraph passed (its node name ``tools`` among them) was
+    hidden, so the model's own ``'agent tools'`` came back ``'agent <hidden>'``; only ``configurable`` is the
+    application's."""
+    pytest.importorskip("langgraph")
+    from langchain_core.messages import AIMessage as LCAIMessage
+    from langchain_core.messages import HumanMessage as LCHumanMessage
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.graph import END, START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode
+
+    from toolwire import tool
+    from toolwire.interop.langchain import to_langchain_tool
+
+    def search_docs(q: str, config: RunnableConfig = None) -> str:  # type: ignore[assignment]
+        """Search the docs.
+
+        Args:
+            q: what to look for
+        """
+        raise LookupError(f"no page matches {q!r}: the tools index is empty; key {config['configurable']['key']}")
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("tools", ToolNode([to_langchain_tool(tool(search_docs))], handle_tool_errors=True))
+    graph.add_edge(START, "tools")
+    graph.add_edge("tools", END)
+    out = graph.compile().invoke({"messages": [LCHumanMessage("hi"), LCAIMessage("", tool_calls=[
+        {"name": "search_docs", "args": {"q": "agent tools"}, "id": "call_Z"}])]},
+        config={"configurable": {"key": "sk-application-secret"}})
+    text = next(m.content for m in out["messages"] if m.type == "tool")
+    assert "'agent tools'" in text and "the tools index" in text and "sk-application-secret" not in text

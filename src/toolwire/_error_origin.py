@@ -177,7 +177,22 @@ def _hidden_arguments(tool: Any, kwargs: Any) -> dict[str, Any]:
             out[name] = kwargs[name]
         elif named[name].default is not inspect.Parameter.empty:
             out[name] = named[name].default
-    return out
+    return {name: _configurable(value) for name, value in out.items()}
+
+
+_CONFIG_KEYS = frozenset(("tags", "metadata", "callbacks", "run_name", "max_concurrency", "recursion_limit",
+                          "configurable", "run_id"))
+
+
+def _configurable(value: Any) -> Any:
+    """A ``RunnableConfig``'s ``configurable`` part, where an application puts its own values (a user's id, a key),
+    for a value that is such a config (a mapping of its keys alone); else ``value``. The rest (LangGraph's tags,
+    node names and step counters in ``metadata``) is the framework's, and hiding it hid the model's own words that
+    happened to match them (review 275 #3: ``'agent tools'`` came back ``'agent <hidden>'`` under a node named
+    ``tools``)."""
+    if isinstance(value, Mapping) and value and all(isinstance(key, str) and key in _CONFIG_KEYS for key in value):
+        return value.get("configurable") or {}
+    return value
 
 
 def hide_unsent_values(text: str, exc: BaseException) -> str:
