@@ -8,7 +8,7 @@ Kept apart from :mod:`toolwire.cli`, which prints them.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from toolwire.errors import MaxStepsExceeded, ToolwireError, window_advice
@@ -67,13 +67,19 @@ def _answered(exc: BaseException, conversation: list[Any], stopped: bool = False
     answers = [m for m in turn if isinstance(m, ToolMessage) and _stopped(m) == stopped]
     if stopped or tools is None:
         return len(answers)
+    calls, unread = _turn_calls(turn)
+    return sum(_ran(answer, calls, unread, tools) for answer in answers)
+
+
+def _turn_calls(turn: Sequence[Any]) -> tuple[dict[str, Any], set[str]]:
+    """The calls of a turn's AIMessages by id, and the ids of the calls that could not be read."""
     calls: dict[str, Any] = {}
     unread: set[str] = set()
     for message in turn:
         if isinstance(message, AIMessage):
             calls.update((call.get("id") or "", call) for call in message.tool_calls)
             unread.update(bad.get("id") or "" for bad in message.invalid_tool_calls)
-    return sum(_ran(answer, calls, unread, tools) for answer in answers)
+    return calls, unread
 
 
 def _ran(answer: ToolMessage, calls: Mapping[str, Any], unread: Collection[str], tools: Any) -> bool:
@@ -216,12 +222,7 @@ def called_this_turn(result: Any, tools: Any) -> bool:
     turn.reverse()
     replies = [i for i, message in enumerate(turn) if isinstance(message, AIMessage)]
     refused_after = replies[-1] if replies and getattr(result, "stop_reason", None) == "refusal" else len(turn)
-    calls: dict[str, Any] = {}
-    unread: set[str] = set()
-    for message in turn:
-        if isinstance(message, AIMessage):
-            calls.update((call.get("id") or "", call) for call in message.tool_calls)
-            unread.update(bad.get("id") or "" for bad in message.invalid_tool_calls)
+    calls, unread = _turn_calls(turn)
     return any(isinstance(message, ToolMessage) and index <= refused_after and _ran(message, calls, unread, tools)
                for index, message in enumerate(turn))
 
