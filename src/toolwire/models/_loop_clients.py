@@ -60,15 +60,21 @@ def _start(gen: AsyncGenerator[None, None]) -> None:
 def _finish(gen: AsyncGenerator[None, None]) -> None:
     """Close ``gen`` here and now, its ``slot`` already emptied (so its ``finally`` awaits nothing): a closed
     generator is not handed to its loop's finalizer when it is collected, which would fail on a closed loop."""
-    step = gen.aclose()
+    step_once(gen.aclose(), "closing the client closer failed")
+
+
+def step_once(coroutine: Any, failure: str) -> None:
+    """Run ``coroutine`` here, outside any event loop, up to its first wait: all of it when it waits for nothing (a
+    closing on a closed loop only marks things closed); what it would have waited for is left (the coroutine
+    closed). A failure is logged at DEBUG with ``failure``, never raised."""
     try:
-        step.send(None)
+        coroutine.send(None)
     except StopIteration:
         return
     except Exception:
-        log.debug("closing the client closer failed", exc_info=True)
+        log.debug(failure, exc_info=True)
         return
-    step.close()
+    coroutine.close()
 
 
 def _quiet(client: Any) -> None:

@@ -310,15 +310,9 @@ class _WithSession:
         reports "Unclosed client session" or "Unclosed connector" when collected (review 270 #1); their sockets close
         as they are collected, as with the SDK's own session. Called by
         :func:`toolwire.models._loop_clients._quiet`; a failure is logged at DEBUG, not raised."""
-        closing = self._session.close()
-        try:
-            closing.send(None)
-        except StopIteration:
-            return
-        except Exception:
-            log.debug("dropping the aiohttp session of a closed loop failed", exc_info=True)
-            return
-        closing.close()  # (it waits for its loop, which is not closed after all: what it started goes on there)
+        from toolwire.models._loop_clients import step_once
+
+        step_once(self._session.close(), "dropping the aiohttp session of a closed loop failed")
 
 
 class _ChunkBound:
