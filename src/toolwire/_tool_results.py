@@ -45,6 +45,10 @@ def awaitable_error(tool: Any, result: Any, *, inside: bool = False) -> ToolExec
         The :class:`~toolwire.errors.ToolExecutionError` (not raised).
     """
     _close(result, set(), 0)
+    if inside and tool.is_async:  # (review 275 #6: an async def that forgot asyncio.gather is async already)
+        return ToolExecutionError(f"Tool '{tool.name}' returned a result that holds an awaitable or async generator "
+                                  "(a coroutine never awaited); await them inside the function (asyncio.gather for "
+                                  "several) and return their values.", tool.name)
     if inside:
         return ToolExecutionError(f"Tool '{tool.name}' returned a result that holds an awaitable or async generator "
                                   "(a coroutine never awaited); declare the function `async def` and await them inside "
@@ -57,14 +61,33 @@ def awaitable_error(tool: Any, result: Any, *, inside: bool = False) -> ToolExec
                               "toolwire awaits it.", tool.name)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None), bytes, bytearray})
+
+
 def _close(value: Any, seen: set[int], depth: int) -> None:
     """Close the coroutines and generator-based coroutines ``value`` is or holds (in dicts, lists, tuples, sets,
     pydantic models and dataclasses, 100 levels deep at most), on the way to an error: the result is not used."""
     if inspect.iscoroutine(value) or type(value) is types.GeneratorType:
         value.close()
         return
-    if depth > 100 or id(value) in seen or isinstance(value, str | bytes | bytearray):
-        return
+    for item in _parts(value, seen, depth):
+        _close(item, seen, depth + 1)
+
+
+def _holds_awaitable(value: Any, seen: set[int], depth: int) -> bool:
+    """Whether ``value`` is or holds an awaitable or async generator where :func:`_close` looks (review 275 #6: an
+    artifact's list or dict of coroutines was a success); plain items (text, numbers) are passed over cheaply."""
+    if _awaitable(value):
+        return True
+    return any(type(item) not in _PLAIN and _holds_awaitable(item, seen, depth + 1)
+               for item in _parts(value, seen, depth))
+
+
+def _parts(value: Any, seen: set[int], depth: int) -> list[Any]:
+    """The items of a container ``value`` that :func:`_close` and :func:`_holds_awaitable` walk into (none for text,
+    a value seen before, one over 100 levels deep, or a container whose iteration fails); ``value`` is marked seen."""
+    if depth > 100 or id(value) in seen or type(value) in _PLAIN:
+        return []
     seen.add(id(value))
     if isinstance(value, Mapping):
         items: Any = value.values()
@@ -75,12 +98,11 @@ def _close(value: Any, seen: set[int], depth: int) -> None:
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         items = [getattr(value, field.name, None) for field in dataclasses.fields(value)]
     else:
-        return
+        return []
     try:
-        for item in list(items):
-            _close(item, seen, depth + 1)
-    except Exception:  # (a container whose iteration fails: what was closed stays closed)
-        pass
+        return list(items)
+    except Exception:  # (a container whose iteration fails: nothing in it is walked)
+        return []
 
 
 def settled_result(tool: Any, result: Any, stop: threading.Event | None) -> Any:
@@ -126,6 +148,8 @@ def tool_message(tool: Any, result: Any, call: Mapping[str, Any]) -> ToolMessage
         result, artifact = result
         if _awaitable(artifact):  # (review 269 #2: the artifact's work never ran)
             raise awaitable_error(tool, returned)
+        if type(artifact) not in _PLAIN and _holds_awaitable(artifact, set(), 0):  # (review 275 #6: inside it)
+            raise awaitable_error(tool, returned, inside=True)
     if _awaitable(result):  # (an async tool's; a content part)
         raise awaitable_error(tool, returned)
     try:
