@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from toolwire._json_type_errors import tool_runtime
 from toolwire._warn_site import warn_user
 from toolwire.errors import SchemaError, ToolDefinitionWarning, UserError
 
@@ -35,7 +36,6 @@ __all__ = [
     "langchain_filled",
     "langchain_marker",
     "marker_name",
-    "no_json_schema_error",
     "unbound_method_error",
     "valid_name",
     "warn_dropped_params",
@@ -217,66 +217,6 @@ def check_params_taken(func: Callable[..., Any], fields: set[str], source: str, 
         raise SchemaError(f"{source} does not match the function of tool '{tool_name}' ({what}); {advice}.")
 
 
-def no_json_schema_error(what: str, exc: BaseException, params: Iterable[tuple[str | None, Any]] = ()) -> SchemaError:
-    """The error for a signature (or model) pydantic cannot write a JSON Schema of (``exc``): one sentence naming the
-    first of ``params`` (``(name, annotation)`` pairs; a pydantic model's fields are looked into) whose type has
-    none, and what to do. pydantic's own message runs to several paragraphs and advises ``arbitrary_types_allowed``,
-    a setting of a model class that a tool's author cannot reach (review 68): only its first sentence is kept, and
-    only when no parameter is found to blame.
-
-    Args:
-        what: the thing being built, as the message names it (``"tool 'query'"``, a model's name).
-        exc: pydantic's error.
-        params: the parameters to try one at a time, in signature order; a ``None`` name stands for the whole
-            of ``what`` (a model class, whose fields are tried).
-
-    Returns:
-        The :class:`SchemaError` to raise.
-    """
-    found = _without_json_schema(params)
-    if found is None:
-        first = str(exc).strip().split("\n", 1)[0].split(". Set `arbitrary_types_allowed", 1)[0].rstrip(".")
-        return SchemaError(f"Cannot build a JSON Schema for {what}: {first}; give every parameter a JSON type (str, "
-                           "int, float, bool, a list, a dict, a pydantic model...).")
-    path, annotation = found
-    shown = repr(annotation)
-    if isinstance(annotation, type):  # a class by its dotted name, not "<class '...'>"
-        module = annotation.__module__
-        shown = annotation.__qualname__ if module in ("builtins", "__main__") else f"{module}.{annotation.__qualname__}"
-    if "." in path or any(name is None for name, _ in params):  # a model's field: the model must change
-        return SchemaError(f"Cannot build a JSON Schema for {what}: the field {path!r} is typed {shown}, which has no "
-                           "JSON form a model could send; give it a JSON type (str, int, float, bool, a list, a dict, "
-                           "a pydantic model...).")
-    return SchemaError(
-        f"Cannot build a JSON Schema for {what}: parameter {path!r} is typed {shown}, which has no JSON form a model "
-        "could send; give it a JSON type (str, int, float, bool, a list, a dict, a pydantic model...), or supply it "
-        f"yourself so the model never sees it (functools.partial(func, {path}=...), or an attribute of self in a "
-        "tool method).")
-
-
-def _without_json_schema(params: Iterable[tuple[str | None, Any]], seen: frozenset[type] = frozenset()
-                         ) -> tuple[str, Any] | None:
-    """The first ``(path, annotation)`` of ``params`` whose type pydantic cannot write a JSON Schema of, looking into
-    pydantic models' fields (``"m.cb"``; a model met again on the way, ``seen``, is not looked into twice), or None."""
-    from pydantic import TypeAdapter
-
-    from toolwire._schema_strict import StrictJsonSchema  # (which refuses more than pydantic's: review 94)
-
-    for name, annotation in params:
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel) and annotation not in seen:
-            inner = _without_json_schema(((f"{name}.{key}" if name else key, info.annotation)
-                                          for key, info in annotation.model_fields.items()), seen | {annotation})
-            if inner is not None:
-                return inner
-        if name is None:
-            continue
-        try:
-            TypeAdapter(annotation).json_schema(schema_generator=StrictJsonSchema)
-        except Exception:  # this one's type has no JSON Schema
-            return name, annotation
-    return None
-
-
 def langchain_marker(marker: Any) -> str | None:
     """``"call_id"`` for LangChain's ``InjectedToolCallId`` (the class or an instance), ``"injected"`` for its
     ``InjectedToolArg`` and subclasses (LangGraph's ``InjectedState``, ``InjectedStore``), else None; read by class
@@ -294,9 +234,12 @@ def marker_name(marker: Any) -> str:
 
 
 def _runnable_config(annotation: Any) -> bool:
-    """Whether ``annotation`` is LangChain's ``RunnableConfig``, alone or in a union (``RunnableConfig | None``)."""
+    """Whether ``annotation`` is LangChain's ``RunnableConfig``, alone or in a union (``RunnableConfig | None``), or
+    in a union LangChain v1's ``ToolRuntime`` (``ToolRuntime | None = None`` keeps its default: review 275 #7)."""
     if getattr(annotation, "__name__", None) == "RunnableConfig" and str(
             getattr(annotation, "__module__", "")).startswith("langchain_core"):
+        return True
+    if tool_runtime(annotation):
         return True
     # (attribute checks, not get_origin: this runs for every parameter of every @tool, which B3 times)
     return (type(annotation) is types.UnionType or getattr(annotation, "__origin__", None) is typing.Union) and any(
@@ -357,7 +300,9 @@ def langchain_filled(tool_name: str, name: str, annotation: Any, default: Any) -
     if default is not inspect.Parameter.empty:
         return lambda: default
     # (review 93: an InjectedState parameter was called "InjectedToolArg")
-    what = ("LangChain's RunnableConfig" if not injected else f"injected by LangGraph ({injected[12:]})"
+    runtime = any(map(tool_runtime, (annotation, *getattr(annotation, "__args__", ()))))
+    what = ("LangChain's ToolRuntime" if not injected and runtime else
+            "LangChain's RunnableConfig" if not injected else f"injected by LangGraph ({injected[12:]})"
             if injected.startswith("LangGraph's ") else f"injected by the application in LangChain ({injected})")
     raise SchemaError(f"Tool {tool_name!r}: parameter {name!r} is {what}, which toolwire has no value for: give it a "
                       f"default, or fix its value with functools.partial(func, {name}=...) before making the tool "

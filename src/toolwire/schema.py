@@ -44,6 +44,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 from pydantic_core import SchemaError as CoreSchemaError
 
+from toolwire._json_type_errors import no_json_schema_error
 from toolwire._schema_compat import _annotation_description, _compat, _field_copy, resolved_adapter
 from toolwire._schema_defaults import (
     _NO_JSON,
@@ -96,7 +97,6 @@ from toolwire._signature import (
 )
 from toolwire._tool_checks import (
     langchain_filled,
-    no_json_schema_error,
     warn_dropped_params,
     warn_undocumented,
     warn_unknown_documented,
