@@ -29,8 +29,8 @@ def json_fallback(value: Any) -> Any:
     a ``float`` or ``complex`` (:func:`_number`); a pandas Series an object from its index labels to its values
     (a list when its index is the plain ``0..n-1``), a ``datetime64`` / ``timedelta64`` a ``datetime`` /
     ``timedelta`` (ISO 8601 text in JSON) even in nanoseconds, pandas' ``NaT`` ``None``
-    (:func:`~toolwire._array_json.array_json`, review 272); anything else its ``str()``; an object whose ``str()``
-    fails, ``"<TYPE object>"`` (the tool did return).
+    (:func:`~toolwire._array_json.array_json`, review 272), and pandas' ``NA`` ``None``; anything else its
+    ``str()``; an object whose ``str()`` fails, ``"<TYPE object>"`` (the tool did return).
 
     An object whose class has neither ``__str__`` nor ``__repr__`` of its own is written ``<Foo object at 0x...>``,
     its class by its ``__qualname__`` without the module (a ``--tools`` file's is imported under an internal name)
@@ -76,6 +76,8 @@ def json_fallback(value: Any) -> Any:
                 "holds, or give the class a __str__.", kind.__qualname__, kind.__qualname__)
         # as the log says, not '<toolwire_user_tools_5f4c1ec9ae.Connection ...>' for a --tools file's (review 173 #5)
         return f"<{kind.__qualname__} object at {hex(id(value))}>"
+    if kind.__name__ == "NAType" and kind.__module__.startswith("pandas"):
+        return None  # pandas' missing value pd.NA: null, as pandas' own to_json writes it (not "<NA>")
     return _str(value)
 
 
