@@ -201,6 +201,8 @@ def _validator(validate_python: Callable[[Any], Any], tool_name: str, parameters
                 out = validate_python(args)
             except ValidationError as exc:
                 raise ToolValidationError(validation_message(exc, tool_name, names, parameters), tool_name) from None
+            except TypeError as exc:
+                raise _unchecked(exc, tool_name) from exc
             for key, value in fill.items():
                 if key not in out and (got := value.factory() if isinstance(value, _Factory)
                                        else copy.deepcopy(value)) is not OMIT:
@@ -214,8 +216,18 @@ def _validator(validate_python: Callable[[Any], Any], tool_name: str, parameters
             return validate_python(args)  # type: ignore[no-any-return]
         except ValidationError as exc:
             raise ToolValidationError(validation_message(exc, tool_name, names, parameters), tool_name) from None
+        except TypeError as exc:
+            raise _unchecked(exc, tool_name) from exc
 
     return validate
+
+
+def _unchecked(exc: TypeError, tool_name: str) -> ToolValidationError:
+    """The error for arguments whose validation raised ``exc`` rather than a ValidationError (pydantic checking a
+    ``date`` against pandas' ``NaT``; a field validator's own TypeError): the tool did not run, so it is no error of
+    the tool's (review 272: "tool 'on_day' raised TypeError")."""
+    return ToolValidationError(f"Tool {tool_name!r} did not run: its arguments could not be checked ({exc}); send "
+                               "each argument as the JSON type its schema gives.", tool_name)
 
 
 def _model_validate(model: type[BaseModel], tool_name: str, parameters: dict[str, Any],
@@ -229,6 +241,8 @@ def _model_validate(model: type[BaseModel], tool_name: str, parameters: dict[str
             shown = list(parameters.get("properties", {}))  # the names the model sees (aliases), read now: an
             # args_schema's injected fields are taken out of them after this is made (review 144 #8)
             raise ToolValidationError(validation_message(exc, tool_name, shown, parameters), tool_name) from None
+        except TypeError as exc:
+            raise _unchecked(exc, tool_name) from exc
         out = {name: getattr(instance, name) for name in names}
         if instance.model_extra:  # a model with extra="allow": the extra arguments are passed on too
             out.update(instance.model_extra)
