@@ -228,15 +228,18 @@ _ASYNC_FLAGS = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR  # what inspect
 
 def is_async_callable(func: Any) -> bool:
     """Whether calling ``func`` gives a coroutine or an async generator: an ``async def`` (or async generator
-    function), one under a plain ``functools.wraps`` decorator (the wrapper returns its coroutine), or a callable
-    object whose ``__call__`` is one."""
+    function), one under a plain ``functools.wraps`` decorator (the wrapper returns its coroutine), a
+    ``functools.partial`` of either, or a callable object whose ``__call__`` is one."""
     if type(func) is types.FunctionType and not func.__dict__:  # a plain function: no __wrapped__, no marker
         return bool(func.__code__.co_flags & _ASYNC_FLAGS)
 
     def async_def(target: Any) -> bool:
         return inspect.iscoroutinefunction(target) or inspect.isasyncgenfunction(target)
 
-    unwrapped = inspect.unwrap(func)
+    base = func
+    while isinstance(base, functools.partial):  # (a partial of a wraps-decorated async def: review 275 #5)
+        base = base.func
+    unwrapped = inspect.unwrap(base)
     return async_def(func) or (unwrapped is not func and async_def(unwrapped)) or (
         not inspect.isroutine(func) and callable(func) and async_def(type(func).__call__))
 
