@@ -17,6 +17,8 @@ Each copy keeps the ``parallel_tool_calls`` and ``strict`` of the model given to
 asked in the Agent's ``tool_choice`` itself (Anthropic's ``{"type": "tool", "name": ...,
 "disable_parallel_tool_use": True}``, which ``bind_tools`` reads as ``parallel_tool_calls=False``): resetting the
 forced choice to ``"auto"`` resets the forcing only (review 268 #1: two calls of a later reply ran at once).
+A strict-mode fallback the copies' tools cause is warned of once, not once per copy
+(:func:`~toolwire.models._strict_notes.warned_once`, review 281 #2).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolwire._agent_checks import ENDLESS, ENDLESS_FIX, let_model_repeat
+from toolwire.models._strict_notes import warned_once
 from toolwire.models.base import BaseChatModel
 
 if TYPE_CHECKING:
@@ -49,6 +52,13 @@ def bind_models(agent: Agent, model: BaseChatModel, runnable: Sequence[Any], too
     Raises:
         UserError, SchemaError: as ``model.bind_tools`` raises them.
     """
+    with warned_once():  # (one strict-mode warning for all the copies: review 281 #2)
+        _bind_copies(agent, model, runnable, tool_choice, reset_tool_choice)
+
+
+def _bind_copies(agent: Agent, model: BaseChatModel, runnable: Sequence[Any], tool_choice: Any,
+                 reset_tool_choice: bool) -> None:
+    """:func:`bind_models`' work, its arguments as there."""
     # a model bound beforehand keeps its parallel_tool_calls and strict (the Agent takes no such arguments)
     keep = {name: value for name in ("parallel_tool_calls", "strict")
             if isinstance(model, BaseChatModel) and (value := getattr(model, name, None)) is not None}
@@ -67,7 +77,6 @@ def bind_models(agent: Agent, model: BaseChatModel, runnable: Sequence[Any], too
     agent._endless = endless_choice(agent, runnable)
     if runnable and agent.repeat_calls != "answer":  # the Agent's bound copies only, never the caller's model
         let_model_repeat(first, agent._after_tools_model, agent._answer_model, agent._finish_model)
-
 
 
 def endless_choice(agent: Agent, runnable: Sequence[Any]) -> str | None:

@@ -5,18 +5,37 @@ A hosted model lowers its tools when a request is built, and the lowering warns 
 the provider's strict subset, or past its per-request limits. Raised there, the warning came at the first
 ``invoke``, pointing into toolwire (review 98 #9). :func:`strict_probe` lowers the bound tools once at
 ``bind_tools`` (also what ``with_structured_output`` and an ``Agent`` call) and gives each warning at the user's
-line; :func:`lowered` then leaves those same warnings out of every request, passing any other on.
+line; :func:`lowered` then leaves those same warnings out of every request, passing any other on. Inside
+:func:`warned_once` (an ``Agent`` binding its model copies) each warning text is given once, however many bindings
+probe it (review 281 #2).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from toolwire._warn_site import collected_warnings, warn_user
 from toolwire.models.base import ChatRequest
 
-__all__ = ["lowered", "strict_probe"]
+__all__ = ["lowered", "strict_probe", "warned_once"]
+
+_GIVEN: ContextVar[set[str] | None] = ContextVar("toolwire_strict_given", default=None)
+"""The strict-mode warning texts given so far inside :func:`warned_once` (None outside one)."""
+
+
+@contextmanager
+def warned_once() -> Iterator[None]:
+    """Within the ``with`` (in this thread or task only), :func:`strict_probe` gives each strict-mode warning text
+    once, however many bindings probe it: an ``Agent`` binds its tools to several model copies, and each warned
+    again (review 281 #2). A binding's ``_strict_notes`` still hold every text, so requests leave them all out."""
+    token = _GIVEN.set(set())
+    try:
+        yield
+    finally:
+        _GIVEN.reset(token)
 
 
 def _caught(lower: Callable[[ChatRequest], Any], request: ChatRequest) -> tuple[Any, list[tuple[str, type[Warning]]]]:
@@ -28,7 +47,8 @@ def _caught(lower: Callable[[ChatRequest], Any], request: ChatRequest) -> tuple[
 
 def strict_probe(model: Any, known: frozenset[str]) -> frozenset[str]:
     """Lower ``model``'s bound tools as a request would and warn now, at the user's line, of each strict-mode warning
-    not in ``known`` (the ones a model it was bound from gave already: an ``Agent`` binds again what a user bound).
+    not in ``known`` (the ones a model it was bound from gave already: an ``Agent`` binds again what a user bound),
+    nor given already inside :func:`warned_once` (the Agent's other copies).
 
     Args:
         model: a bound hosted model (its ``_lower(request) -> dict`` builds a request body).
@@ -48,9 +68,12 @@ def strict_probe(model: Any, known: frozenset[str]) -> frozenset[str]:
     except Exception:  # (the same error comes at the call, with its own message)
         return known
     notes = [text for text, category in caught if issubclass(category, StrictSchemaWarning)]
+    given = _GIVEN.get()
     for note in dict.fromkeys(notes):
-        if note not in known:
+        if note not in known and (given is None or note not in given):
             warn_user(note, StrictSchemaWarning)
+        if given is not None:
+            given.add(note)
     return frozenset(notes) | known
 
 
