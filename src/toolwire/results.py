@@ -402,9 +402,11 @@ def truncate_content(content: str | list[Any], limit: int | None, *, error: bool
     """Cut text content longer than ``limit`` characters, ending it with a clear marker.
 
     Args:
-        content: message content: a string, or blocks whose text blocks count together (the limit is on
-            the total text of the result, not per block): the block where the limit is reached is cut
-            and ends with the marker, the text blocks after it are dropped, other blocks (images...) kept.
+        content: message content: a string, or a list whose text counts together (the limit is on the total
+            text of the result, not per item): its strings, its text blocks' text, and each dict that is no content
+            block (a record such as ``{"url": ..., "text": ...}``) as the JSON text the model gets for it. The item
+            where the limit is reached is cut and ends with the marker (a record then becomes that cut JSON text, a
+            string), the text items after it are dropped, other blocks (images...) kept whole.
         limit: the most characters to keep; ``None`` keeps everything.
 
     Returns:
@@ -424,28 +426,51 @@ def truncate_content(content: str | list[Any], limit: int | None, *, error: bool
             return content[:keep] + f"\n[... error text truncated: {len(content) - keep} of {len(content)} " \
                 "characters cut ...]"
         return content[:limit] + _marker(len(content) - limit, len(content))
-    texts = [len(b["text"]) for b in content if _is_text_block(b)]
-    total = sum(texts)
+    texts = [_item_text(item) for item in content]
+    total = sum(len(text) for text in texts if text is not None)
     if total <= limit:
         return content
     out: list[Any] = []
     room = limit
-    for block in content:
-        if not _is_text_block(block):
-            out.append(block)
+    for item, text in zip(content, texts, strict=True):
+        if text is None:
+            out.append(item)  # an image or other block: kept whole
         elif room < 0:
             continue  # past the cut: dropped (counted in the marker)
-        elif len(block["text"]) < room:  # (an exact fit with text after it takes the marker)
-            out.append(block)
-            room -= len(block["text"])
+        elif len(text) < room:  # (an exact fit with text after it takes the marker)
+            out.append(item)
+            room -= len(text)
         else:
-            out.append({**block, "text": block["text"][:room] + _marker(total - limit, total)})
+            cut = text[:room] + _marker(total - limit, total)
+            out.append({**item, "text": cut} if isinstance(item, dict) and _is_text_block(item) else cut)
             room = -1
     return out
 
 
-def _is_text_block(block: Any) -> bool:
-    return isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
+def _item_text(item: Any) -> str | None:
+    """The text the model gets for one item of a content list, as ``lowering._common.content_parts`` reads it: a
+    string itself, a text block its ``text``, a dict that is no content block (a tool's record) its
+    whole JSON text (review 280 #1: strings and records were not counted against the limit); ``None`` for any other
+    item (an image or other block, kept whole)."""
+    if isinstance(item, str):
+        return item
+    if not isinstance(item, dict):
+        return None
+    if _is_text_block(item):
+        return str(item["text"])
+    from toolwire.models.lowering._common import _GEMINI_PART_KEYS, record_text
+
+    if (not isinstance(item.get("type"), str) or item["type"] == "text") and not (
+            "type" not in item and item.keys() <= _GEMINI_PART_KEYS):
+        return record_text(item)
+    return None
+
+
+def _is_text_block(item: Any) -> bool:
+    """:func:`toolwire.messages.is_text_block`, whose module imports this one."""
+    if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+        return False
+    return item.get("type") == "text" or ("type" not in item and len(item) == 1)
 
 
 def _bounded_json(result: Any, limit: int | None, default: Any = _json_default) -> str:
