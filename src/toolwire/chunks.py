@@ -10,7 +10,7 @@ in the total text length, and ``merge_chunks(chunks).to_message()`` equals the r
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, overload
 
 from toolwire._call_records import _call_list, split_in_order
 from toolwire._chunk_blocks import Block, ExtraFields, add_blocks, join_content
@@ -369,6 +369,17 @@ def _is_count(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+@overload
+def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: Literal[True] = True,
+                 tool_names: Collection[str] | None = None) -> AIMessageChunk: ...
+@overload
+def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: Literal[False],
+                 tool_names: Collection[str] | None = None) -> AIMessage: ...
+@overload
+def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
+                 tool_names: Collection[str] | None = None) -> AIMessageChunk | AIMessage: ...
+
+
 def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
                  tool_names: Collection[str] | None = None) -> AIMessageChunk | AIMessage:
     """Merge streamed chunks into one, in time linear in the total text length.
@@ -412,7 +423,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
             :meth:`AIMessageChunk.to_message`).
 
     Returns:
-        The merged chunk, or the final message.
+        The merged chunk, or the final message (type checkers see which from ``as_chunk``: review 280 #3).
     """
     text: list[str] = []
     blocks: list[Any] | None = None

@@ -66,13 +66,9 @@ from toolwire._raising_calls import checked_first, raises
 from toolwire._tool_args import argument_example
 from toolwire._tool_checks import unbound_method_error
 from toolwire._tool_run import StillRunning, TaskInterrupt, _running, bad_flags, bad_timeout, whole_number
+from toolwire.chunks import AIMessageChunk
 from toolwire.errors import ToolExecutionError, ToolResultError, UnknownToolError, UserError
-from toolwire.messages import (
-    AIMessage,
-    InvalidToolCall,
-    ToolCall,
-    ToolMessage,
-)
+from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
 from toolwire.parsing.arguments import EXAMPLE
 from toolwire.results import bounded_content, error_text, is_cheap_result, truncate_content, unsent_result
 from toolwire.tools import Tool
@@ -393,7 +389,7 @@ class ToolExecutor:
         tool = self.tools.get(call.get("name")) if isinstance(call.get("name"), str) else None
         return tool is not None and not tool.is_async
 
-    async def aexecute(self, message: AIMessage | Sequence[ToolCall]) -> list[ToolMessage]:
+    async def aexecute(self, message: AIMessage | AIMessageChunk | Sequence[ToolCall]) -> list[ToolMessage]:
         """Run every tool call of ``message`` (async) and return their results in the order the model sent them.
 
         Args:
@@ -429,7 +425,7 @@ class ToolExecutor:
             f"{type_label(message)}."
         )
 
-    def execute(self, message: AIMessage | Sequence[ToolCall]) -> list[ToolMessage]:
+    def execute(self, message: AIMessage | AIMessageChunk | Sequence[ToolCall]) -> list[ToolMessage]:
         """Sync :meth:`aexecute`: the same implementation, run on an event loop of its own.
 
         Args:
