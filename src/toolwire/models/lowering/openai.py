@@ -59,17 +59,15 @@ import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from toolwire._warn_site import warn_user
 from toolwire.errors import StrictSchemaWarning, UserError  # (StrictSchemaWarning: re-exported, its old home)
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from toolwire.models._sdk_options import refuse_untaken
-from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
+from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering._common import (
     ImageBlock,
     arguments_json,
     assistant_calls,
     content_parts,
-    fold_top_union,
     group_messages,
     merge_options,
     merge_tool_option,
@@ -85,13 +83,13 @@ from toolwire.models.lowering._openai_compat import (
 )
 from toolwire.models.lowering._openai_replies import ResponsesStreamState, parse_responses_response
 from toolwire.models.lowering._openai_strict import strict_schema
+from toolwire.models.lowering._openai_tools import convert_to_openai_responses_tool, convert_to_openai_tool
 from toolwire.models.lowering._openai_turns import (
     CHAT_ID_LIMIT,
     RESPONSES_ID_LIMIT,
     capped_call_id,
     responses_turn_items,
 )
-from toolwire.models.lowering._tuples import with_items
 
 __all__ = [
     "CHAT_ID_LIMIT",
@@ -112,75 +110,8 @@ __all__ = [
 ]
 
 log = logging.getLogger("toolwire.lowering")
-
-
-def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[str, Any]:
-    """Return the OpenAI Chat Completions tool dict of a tool, function, pydantic model or tool dict.
-
-    Args:
-        tool: anything :func:`toolwire.models.to_tool` accepts.
-        strict: write the schema in strict mode (:func:`strict_schema`); None takes a tool dict's own
-            ``"strict"`` (OpenAI function-calling guide), else not strict. A schema strict mode cannot
-            express (a free-form ``dict``, an object with ``extra="allow"``, a ``tuple``, a parameter
-            without a type, an array without an ``items`` schema, a ``oneOf`` whose alternatives may overlap,
-            ``allOf``/``not``/``if``, a top-level union) or past the Structured Outputs size limits (5000
-            properties, 10 levels of nested objects, 1000 enum values...) is sent non-strict with a
-            :class:`StrictSchemaWarning`.
-
-    Returns:
-        ``{"type": "function", "function": {"name", "description", "parameters"[, "strict": True]}}``. A
-        top-level ``anyOf``/``oneOf``/``allOf`` of objects (OpenAI answers 400 "schema must have type
-        'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level") is folded into one
-        object (:func:`~toolwire.models.lowering._common.fold_top_union`), sent non-strict. A non-strict
-        schema's arrays without an ``items`` schema get one: a tuple's (``prefixItems``) the schema of its positions,
-        any other (``{"type": "array"}``) ``items: {}`` (OpenAI answers 400 "array schema missing items" without
-        it; :func:`~toolwire.models.lowering._tuples.with_items`, review 124 #1, review 190 #1). The tool's own
-        schema is not changed.
-
-    Raises:
-        SchemaError: the object cannot be a tool, or its arguments are a top-level union of schemas that
-            are not objects.
-    """
-    spec = to_tool_spec(tool)
-    if strict is None and isinstance(spec, ToolDictSpec) and isinstance(spec.extra.get("strict"), bool):
-        strict = spec.extra["strict"]  # the dict's own flag, as written in OpenAI's guide
-    parameters = with_items(fold_top_union(spec.name, spec.parameters, provider="OpenAI", field="function parameters"))
-    function: dict[str, Any] = {"name": spec.name, "description": spec.description, "parameters": parameters}
-    if strict:
-        try:
-            function["parameters"] = strict_schema(spec.parameters)
-            function["strict"] = True
-        except ValueError as exc:
-            # (a StrictLiteralError says which character to take out, a NotStrictError what fits its reason, with
-            # the words of the Anthropic warning: review 264 #3)
-            fix = getattr(exc, "advice", None) or "Split the tool, or give it fewer or flatter parameters"
-            fix = fix[:1].upper() + fix[1:]
-            warn_user(f"Tool {spec.name!r} cannot use OpenAI strict mode ({exc}); it is sent non-strict. "
-                      f"{fix} to make it strict.", StrictSchemaWarning)
-            log.debug("tool %s sent non-strict: %s", spec.name, exc)
-    return {"type": "function", "function": function}
-
-
-def _function_parts(tool: Any, strict: bool | None) -> tuple[Any, dict[str, Any], bool]:
-    spec = to_tool_spec(tool)
-    function = convert_to_openai_tool(spec, strict=strict)["function"]
-    return spec, function["parameters"], bool(function.get("strict"))
-
-
-def convert_to_openai_responses_tool(tool: Any, *, strict: bool | None = False) -> dict[str, Any]:
-    """Return the Responses API function tool of ``tool`` (OpenAI API reference, Responses, "Function"); ``tool``
-    and ``strict`` are read as :func:`convert_to_openai_tool` reads them.
-
-    Returns:
-        ``{"type": "function", "name", "description", "parameters", "strict"}`` (``strict`` always: a missing one
-        reads as true).
-
-    Raises:
-        SchemaError: the object cannot be a tool.
-    """
-    spec, parameters, is_strict = _function_parts(tool, strict)
-    return {"type": "function", "name": spec.name, "description": spec.description,
-            "parameters": parameters, "strict": is_strict}
+for _public in (convert_to_openai_tool, convert_to_openai_responses_tool):
+    _public.__module__ = __name__  # their public home (help(), pickling by reference, the API docs)
 
 
 # --------------------------------------------------------------------------- Chat Completions
