@@ -2,8 +2,9 @@
 
 The loop is written once, as a generator (:meth:`Agent._flow`) that yields requests ("call the model
 with these messages", "run these tool calls", "report this event") and receives their results. Four
-thin drivers run it: :meth:`Agent.stream` and :meth:`Agent.astream` (yielding events), and
-:meth:`Agent.invoke` / :meth:`Agent.ainvoke` on top of them. The same trick drives httpx's auth flows.
+thin drivers run it: :meth:`Agent.stream` and :meth:`Agent.astream` (yielding events, with the loops of
+:mod:`toolwire._agent_drivers`), and :meth:`Agent.invoke` / :meth:`Agent.ainvoke` on top of them. The same
+trick drives httpx's auth flows.
 
 The loop stops when a reply has no tool calls (the answer), when a ``return_direct`` tool ran (also in the last round of
 a conversation it resumes: :mod:`toolwire._agent_direct`), or after ``max_steps`` model calls (then
@@ -58,10 +59,8 @@ one with an error), since a longer request could only overflow (review 267 #1); 
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Collection, Generator, Iterator, Sequence
-from contextlib import aclosing
-from typing import Any, Literal
+from collections.abc import Collection, Generator, Sequence
+from typing import Any, Literal, overload
 
 from toolwire._agent_checks import (
     answer_stale_calls,
@@ -71,24 +70,22 @@ from toolwire._agent_checks import (
     check_system_prompt,
     check_tool_choice,
     check_tools,
-    keep_run,
     max_steps_text,
     stop_kind,
     unique_ids_in_turns,
     warn_call_as_answer,
 )
 from toolwire._agent_direct import direct_output, remember_wholes
+from toolwire._agent_drivers import aevents, events
 from toolwire._agent_input import (
     PENDING_NOT_RUN,
     answered,
     for_model,
     in_call_order,
     not_run,
-    read_reply,
     refuse_outside_choice,
     refused_end,
     reply_calls,
-    start_messages,
     unanswered,
 )
 from toolwire._agent_models import bind_models, warn_endless
@@ -102,7 +99,7 @@ from toolwire._agent_requests import (
     request_kind,
     resumed_end,
 )
-from toolwire._agent_response import ResponseFormat, caller, finish, kept_results
+from toolwire._agent_response import ResponseFormat, finish, kept_results
 from toolwire._agent_states import AsyncStateStream, StateStream, stream_options
 from toolwire._agent_stream import (
     AgentEvent,
@@ -110,20 +107,14 @@ from toolwire._agent_stream import (
     AgentStream,
     AsyncAgentStream,
     StopReason,
-    astreamed_reply,
-    merged_reply,
-    streamed_reply,
 )
-from toolwire._batch import Batching, stop_if_batch_stopped
+from toolwire._batch import Batching
 from toolwire._call_records import in_reply_order
-from toolwire._concurrency import ctrl_c_interrupts
 from toolwire._keywords import AgentMethodAdvice, keyword_names, refuse_run_config, refuses_unknown_keywords
-from toolwire._model_stops import model_stopped
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
     AIMessage,
-    AIMessageChunk,
     BaseMessage,
     InvalidToolCall,
     SystemMessage,
@@ -410,6 +401,15 @@ class Agent(Batching, AgentMethodAdvice):
 
     # -- drivers --------------------------------------------------------------------------------------
 
+    # (overloads on stream_mode, so that a type checker reads each item as the mode yields it: review 280 #2)
+    @overload
+    def stream(self, input: Any, *, stream_mode: Literal["values", "updates", "messages"],
+               stream_tokens: bool = ...) -> StateStream: ...
+    @overload
+    def stream(self, input: Any, *, stream_mode: None = ..., stream_tokens: bool = ...) -> AgentStream: ...
+    @overload
+    def stream(self, input: Any, *rest: Any, **options: Any) -> AgentStream | StateStream: ...
+
     def stream(self, input: Any, *rest: Any, **options: Any) -> AgentStream | StateStream:
         """Run the loop and yield its :class:`AgentEvent` objects; the last is ``"final"``.
 
@@ -448,40 +448,16 @@ class Agent(Batching, AgentMethodAdvice):
         """
         mode, tokens = stream_options("Agent.stream", rest, options, keyword_names(Agent.__init__)[2:])
         messages: list[BaseMessage] = []
-        stream = AgentStream(self._events(input, messages, tokens), messages)
+        stream = AgentStream(events(self, input, messages, tokens), messages)
         return stream if mode is None else StateStream(stream, mode)
 
-    def _events(self, input: Any, messages: list[BaseMessage], tokens: bool = False) -> Iterator[AgentEvent]:
-        """:meth:`stream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it. ``tokens``
-        (``stream_tokens``, ``stream_mode="messages"``): each model call but the structured one is streamed, as
-        ``"model_chunk"`` events."""
-        messages.extend(start_messages(input, self.system_prompt))
-        flow = self._flow(messages)
-        value: Any = None
-        calls = 0  # model calls so far (a chunk's step)
-        while True:
-            try:
-                kind, payload = flow.send(read_reply(value))  # (its tool_use blocks as calls: review 226 #4)
-            except StopIteration:
-                return
-            if kind == "event":
-                value = yield payload  # (None: the stream's next() sends nothing)
-                continue
-            try:
-                calls += kind != "tools"
-                stop_if_batch_stopped()  # a sync batch that raised stops its other runs here (review 125 #3)
-                if tokens and kind not in ("tools", "structured"):  # (Ctrl-C as below, but not across its yields)
-                    value = yield from streamed_reply(caller(self, kind), payload, calls)
-                else:  # tools, or a model call: "model", "after_tools", "answer" or "structured" (response_format)
-                    with ctrl_c_interrupts():  # (inside asyncio.run too: review 65)
-                        value = (self.executor.call(payload.fresh, payload.invalid) if kind == "tools"
-                                 else caller(self, kind).invoke(payload))
-            except (Exception, KeyboardInterrupt) as exc:  # Ctrl-C during a long run keeps its work too
-                failed = payload.with_answers(exc) if kind == "tools" else model_stopped(exc)  # (review 226 #1)
-                own = keep_run(failed, messages)
-                if own is exc:
-                    raise
-                raise own from failed.__cause__  # (one error object raised in two runs: this run's copy; a stop's)
+    @overload
+    def astream(self, input: Any, *, stream_mode: Literal["values", "updates", "messages"],
+                stream_tokens: bool = ...) -> AsyncStateStream: ...
+    @overload
+    def astream(self, input: Any, *, stream_mode: None = ..., stream_tokens: bool = ...) -> AsyncAgentStream: ...
+    @overload
+    def astream(self, input: Any, *rest: Any, **options: Any) -> AsyncAgentStream | AsyncStateStream: ...
 
     def astream(self, input: Any, *rest: Any, **options: Any) -> AsyncAgentStream | AsyncStateStream:
         """Async :meth:`stream`: the same loop, awaiting the model's ``ainvoke`` and the executor's ``acall``.
@@ -504,45 +480,8 @@ class Agent(Batching, AgentMethodAdvice):
         """
         mode, tokens = stream_options("Agent.astream", rest, options, keyword_names(Agent.__init__)[2:])
         messages: list[BaseMessage] = []
-        stream = AsyncAgentStream(self._aevents(input, messages, tokens), messages)
+        stream = AsyncAgentStream(aevents(self, input, messages, tokens), messages)
         return stream if mode is None else AsyncStateStream(stream, mode)
-
-    async def _aevents(self, input: Any, messages: list[BaseMessage], tokens: bool = False
-                       ) -> AsyncIterator[AgentEvent]:
-        """:meth:`astream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it; ``tokens``
-        as for :meth:`_events`."""
-        messages.extend(start_messages(input, self.system_prompt))
-        flow = self._flow(messages)
-        value: Any = None
-        calls = 0
-        while True:
-            try:
-                kind, payload = flow.send(read_reply(value))  # (its tool_use blocks as calls: review 226 #4)
-            except StopIteration:
-                return
-            if kind == "event":
-                value = None
-                yield payload
-                continue
-            try:
-                calls += kind != "tools"
-                if kind == "tools":
-                    value = await self.executor.acall(payload.fresh, payload.invalid)
-                elif tokens and kind != "structured":
-                    chunks: list[AIMessageChunk] = []
-                    model = caller(self, kind)
-                    async with aclosing(astreamed_reply(model, payload, calls, chunks)) as streamed:
-                        async for event in streamed:
-                            yield event
-                    value = merged_reply(chunks, model)
-                else:  # a model call, as in _events
-                    value = await caller(self, kind).ainvoke(payload)
-            except (Exception, asyncio.CancelledError, KeyboardInterrupt) as exc:  # a cancelled run keeps its work too
-                failed = payload.with_answers(exc) if kind == "tools" else model_stopped(exc)  # (review 226 #1)
-                own = keep_run(failed, messages)
-                if own is exc:
-                    raise
-                raise own from failed.__cause__  # (one error object raised in two runs: this run's copy; a stop's)
 
     def invoke(self, input: Any, *rest: Any, **options: Any) -> AgentResult:
         """Run the loop to the end and return the :class:`AgentResult`.
@@ -568,7 +507,7 @@ class Agent(Batching, AgentMethodAdvice):
         """
         if rest or options:  # a LangGraph habit (review 76)
             refuse_run_config("Agent.invoke", rest, options, keyword_names(Agent.__init__)[2:])
-        result = None
+        result: AgentResult | None = None
         for event in self.stream(input):
             if event.type == "final":
                 result = event.data
@@ -591,7 +530,7 @@ class Agent(Batching, AgentMethodAdvice):
         """
         if rest or options:  # a LangGraph habit (review 76)
             refuse_run_config("Agent.ainvoke", rest, options, keyword_names(Agent.__init__)[2:])
-        result = None
+        result: AgentResult | None = None
         async for event in self.astream(input):
             if event.type == "final":
                 result = event.data
