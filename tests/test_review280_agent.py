@@ -8,6 +8,7 @@ import asyncio
 import typing
 from typing import Any
 
+import numpy as np
 import pytest
 
 import toolwire.agent as agent_module
@@ -62,3 +63,18 @@ def test_stream_returns_the_same_objects_at_run_time() -> None:
 
     assert isinstance(_agent().astream("q"), AsyncAgentStream)
     assert asyncio.run(run())[-1][1]["langgraph_node"] == "agent"
+# -- 6(b): NumPy integers --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [np.int64(3), np.int32(3), np.uint8(3)])
+def test_max_steps_takes_a_numpy_integer_kept_as_an_int(value: Any) -> None:
+    agent = _agent(max_steps=value, max_concurrency=np.int64(2), max_result_chars=np.int64(500))
+    assert agent.max_steps == 3 and type(agent.max_steps) is int
+    assert agent.executor.max_concurrency == 2 and agent.executor.max_result_chars == 500
+    assert agent.invoke("q").output == "done"
+
+
+@pytest.mark.parametrize("value", [True, False, 3.0, "3", 0, np.int64(0), -1, None, np.float64(3)])
+def test_max_steps_still_refuses_what_is_no_whole_number_of_at_least_1(value: Any) -> None:
+    with pytest.raises(UserError, match="max_steps must be a whole number of at least 1"):
+        _agent(max_steps=value)

@@ -111,6 +111,7 @@ from toolwire._agent_stream import (
 from toolwire._batch import Batching
 from toolwire._call_records import in_reply_order
 from toolwire._keywords import AgentMethodAdvice, keyword_names, refuse_run_config, refuses_unknown_keywords
+from toolwire._tool_run import whole_number
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
@@ -144,7 +145,8 @@ class Agent(Batching, AgentMethodAdvice):
             first. Put in as a message of its own, it has the id ``"toolwire:system_prompt"``, by which a stored
             conversation resumed after the prompt changed gets the new prompt in place of the old
             (:func:`toolwire._agent_input.put_system_prompt`).
-        max_steps: the most model calls in one run (a whole number, default 10).
+        max_steps: the most model calls in one run: a whole number of at least 1 (an int or a NumPy integer, kept as
+            an ``int``; not a bool or a float), default 10.
         tool_choice: passed to ``bind_tools`` (default ``"auto"``: the model decides). A forcing choice
             (``"required"`` or a tool name) applies until tool calls have been answered in the run, which is
             normally the first model call only; see ``reset_tool_choice``. One call at a time asked in it (Anthropic's
@@ -241,7 +243,8 @@ class Agent(Batching, AgentMethodAdvice):
                 raise UserError(f"{flag} must be True or False, not {value!r}.")
         tools, bound_choice = bound_beforehand(model, list(tools))  # (a generator of tools is read once here)
         tool_choice = bound_choice if tool_choice is None else tool_choice
-        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        steps = whole_number(max_steps)  # (a NumPy integer too, kept as an int, as max_concurrency: review 280 #6)
+        if steps is None or steps < 1:
             raise UserError(f"max_steps must be a whole number of at least 1, not {max_steps!r}.")
         if on_max_steps not in ("raise", "answer"):
             raise UserError(f"on_max_steps must be 'raise' or 'answer', not {on_max_steps!r}.")
@@ -258,7 +261,7 @@ class Agent(Batching, AgentMethodAdvice):
         self.repeat_calls = check_repeat_calls(repeat_calls, self.executor.tools)
         bind_models(self, model, runnable, tool_choice, reset_tool_choice)  # (its copies: toolwire._agent_models)
         self.system_prompt = check_system_prompt(system_prompt)
-        self.max_steps = max_steps
+        self.max_steps = steps
         self.reset_tool_choice = reset_tool_choice
         self.run_pending_calls = run_pending_calls
         self.on_max_steps = on_max_steps
