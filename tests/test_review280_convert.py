@@ -1,12 +1,13 @@
 """convert_to_openai_tool: its strict flag is checked as bind_tools checks it, and by default an OpenAI tool
-dict keeps its own "strict" as langchain-core's convert_to_openai_tool keeps it (review 280 #4)."""
+dict keeps its own "strict" as langchain-core's convert_to_openai_tool keeps it (review 280 #4); and
+with_structured_output checks include_raw as it checks strict (review 280 #6a)."""
 
 from __future__ import annotations
 
 import pytest
 from pydantic import BaseModel
 
-from toolwire import UserError, convert_to_openai_tool
+from toolwire import AIMessage, UserError, convert_to_openai_tool
 from toolwire.models.lowering.openai import convert_to_openai_responses_tool
 from toolwire.testing import ScriptedChatModel
 
@@ -70,3 +71,25 @@ def test_matches_langchain_core_for_function_model_and_dict():
         ours, theirs = convert_to_openai_tool(obj, **kw)["function"], lc(obj, **kw)["function"]
         assert ours.get("strict") == theirs.get("strict"), (obj, kw)
         assert ours["name"] == theirs["name"]
+
+
+def _structured_model() -> ScriptedChatModel:
+    return ScriptedChatModel([AIMessage("", tool_calls=[{"name": "Step", "args": {"a": 3}, "id": "c1"}])],
+                             cycle=True)
+
+
+@pytest.mark.parametrize("bad", ["false", "true", 1, 0, None])
+def test_include_raw_not_a_bool_is_refused(bad):
+    with pytest.raises(UserError) as info:
+        _structured_model().with_structured_output(Step, include_raw=bad)
+    message = str(info.value)
+    assert message == f"include_raw must be True or False, not {bad!r}."
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_include_raw_bool_still_works(flag):
+    out = _structured_model().with_structured_output(Step, include_raw=flag).invoke("x")
+    if flag:
+        assert out["parsed"] == Step(a=3) and out["parsing_error"] is None
+    else:
+        assert out == Step(a=3)

@@ -33,6 +33,7 @@ from toolwire.messages import (
     coerce_messages,
     merge_chunks,
 )
+from toolwire.models._checked_chunks import _achecked_chunks, _checked_chunks
 from toolwire.models._one_call import OutputTool, one_call, one_call_async_stream, one_call_stream
 from toolwire.models._reply_chunks import calls_as_streamed, message_to_chunks
 from toolwire.models._runnable import RunnableMethods, bound_repr
@@ -264,11 +265,14 @@ class BaseChatModel(RunnableMethods, Batching):
         Raises:
             SchemaError: ``schema`` cannot be a tool's arguments (see
                 :func:`~toolwire.models.structured.output_tool`).
-            UserError: ``method`` is another (``"json_schema"``, ``"json_mode"``), ``retries`` is not a whole number
-                of at least 0, or a keyword is none of the above (the message names the close match).
+            UserError: ``method`` is another (``"json_schema"``, ``"json_mode"``), ``include_raw`` is not a bool (the
+                text ``"false"``, say), ``strict`` is neither a bool nor None, ``retries`` is not a whole number of at
+                least 0, or a keyword is none of the above (the message names the close match).
         """
         from toolwire.models.structured import StructuredOutput, output_tool
 
+        if not isinstance(include_raw, bool):  # "false" from a config file would read as true (review 280 #6)
+            raise UserError(f"include_raw must be True or False, not {include_raw!r}.")
         if method != "function_calling":
             raise UserError(f"with_structured_output(method={method!r}) is not available: toolwire reads structured "
                             "output from a forced tool call, method='function_calling'; leave method out.")
@@ -542,41 +546,6 @@ class BaseChatModel(RunnableMethods, Batching):
     def __repr__(self) -> str:
         bound = f", tools={[t.name for t in self.tools]}" if self.tools else ""
         return f"{type(self).__name__}(model={self.model_name!r}{bound}{bound_repr(self)})"
-
-
-def _checked_chunks(chunks: Iterator[Any], refuse: Callable[[Any], UserError],
-                    parameters: dict[str, dict[str, Any]] | None = None) -> Iterator[AIMessageChunk]:
-    """``chunks`` passed on, each checked to be an :class:`~toolwire.messages.AIMessageChunk` (else ``refuse(value)``
-    is raised: review 241 #3), and, with ``parameters`` (the bound tools'), the tools of their tool-call pieces
-    remembered (:func:`~toolwire.models.lowering._calls.remember_streamed`): a model that implements only
-    :meth:`BaseChatModel._stream` then streams calls whose merge shows the called tool's shape in an unreadable call's
-    error, as :meth:`BaseChatModel.invoke`'s (which merges with the tools) does, and as the built-in providers' streams
-    do (review 142 #2). Closed, it closes ``chunks`` now."""
-    try:
-        for chunk in chunks:
-            if not isinstance(chunk, AIMessageChunk):
-                raise refuse(chunk)
-            if parameters and chunk.tool_call_chunks:
-                remember_streamed(chunk.tool_call_chunks, parameters)
-            yield chunk
-    finally:
-        close = getattr(chunks, "close", None)
-        if close is not None:
-            close()
-
-
-async def _achecked_chunks(chunks: AsyncIterator[Any], refuse: Callable[[Any], UserError]
-                           ) -> AsyncIterator[AIMessageChunk]:
-    """Async :func:`_checked_chunks` (the check alone), for the one-call filter of :meth:`BaseChatModel.astream`."""
-    try:
-        async for chunk in chunks:
-            if not isinstance(chunk, AIMessageChunk):
-                raise refuse(chunk)
-            yield chunk
-    finally:
-        close = getattr(chunks, "aclose", None)
-        if close is not None:
-            await close()
 
 
 def _refuse_config(method: str, config: tuple[Any, ...]) -> None:
