@@ -55,15 +55,18 @@ class _Result:
             if found:
                 self.content = content[:found.start()]
         else:
-            texts = [n for n, b in enumerate(content) if isinstance(b, dict) and b.get("type") == "text"
-                     and isinstance(b.get("text"), str)]
+            # (a plain string item is text too, and the executor's marker may end one: review 280 #1)
+            texts = [n for n, b in enumerate(content) if isinstance(b, str) or (isinstance(b, dict)
+                     and b.get("type") == "text" and isinstance(b.get("text"), str))]
             found = None
             if texts:
-                last = content[texts[-1]]["text"]
+                item = content[texts[-1]]
+                last = item if isinstance(item, str) else item["text"]
                 found = _MARKER.search(last, max(0, len(last) - _TAIL))
             if found:
                 self.content = list(content)
-                self.content[texts[-1]] = {**content[texts[-1]], "text": last[:found.start()]}
+                self.content[texts[-1]] = (last[:found.start()] if isinstance(item, str)
+                                           else {**item, "text": last[:found.start()]})
         self.length = len(message.text) - (len(found.group()) if found else 0)
         if found:
             if found["more"]:
@@ -103,8 +106,9 @@ class _Result:
 
         if isinstance(content, str):
             return rewrite(content)
-        return [{**b, "text": rewrite(b["text"])} if isinstance(b, dict) and b.get("type") == "text"
-                and isinstance(b.get("text"), str) else b for b in content]
+        return [rewrite(b) if isinstance(b, str) else {**b, "text": rewrite(b["text"])}
+                if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str) else b
+                for b in content]
 
 
 def _long_results(messages: Sequence[BaseMessage]) -> list[_Result]:
