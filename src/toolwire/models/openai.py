@@ -43,7 +43,7 @@ from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
 from toolwire.models.lowering._calls import read_as_cut
 from toolwire.models.lowering._openai_replies import as_dict
-from toolwire.models.lowering._openai_turns import mistral_call_ids, mistral_family
+from toolwire.models.lowering._openai_turns import mistral_call_ids, mistral_family, unique_responses_ids
 from toolwire.models.lowering._stream_errors import NotAReply, error_status
 
 __all__ = ["ChatOpenAI", "azure_v1_url", "is_openai_url"]
@@ -242,8 +242,10 @@ class ChatOpenAI(SDKChatModel):
         return functools.partial(create, stream=True)
 
     def _lower(self, request: ChatRequest) -> dict[str, Any]:
-        if self.use_responses_api:
-            return codec.lower_responses_request(request, self.model, self.options)
+        if self.use_responses_api:  # (each call_id once: the API refuses a repeat, review 279 #1)
+            body = codec.lower_responses_request(request, self.model, self.options)
+            body["input"] = unique_responses_ids(body["input"])
+            return body
         field = "max_tokens" if self._compatible else "max_completion_tokens"
         body = codec.lower_request(request, self.model, self.options, max_tokens_field=field,
                                    compatible=self._compatible,

@@ -1,5 +1,6 @@
 """Writing an assistant turn back to OpenAI: call ids cut to the APIs' limits (and mapped to the form Mistral-family
-servers demand), and a Responses API turn as its items.
+servers demand), a Responses API turn as its items, and a Responses request's call ids used once each
+(:func:`unique_responses_ids`, which ``ChatOpenAI`` applies to every Responses request).
 
 Pure functions, no I/O; :mod:`toolwire.models.lowering.openai` uses them in ``lower_messages`` and
 ``lower_responses_messages``. What the Responses API reader keeps on a reply (``provider_data["openai"]``: the
@@ -17,9 +18,10 @@ from typing import Any
 from toolwire.messages import AIMessage, InvalidToolCall, ToolCall
 from toolwire.models._template_conversation import TemplateRules, fit_to_rules
 from toolwire.models.lowering._common import arguments_json, assistant_calls, sent_text
+from toolwire.models.lowering._turn_ids import TurnIds
 
 __all__ = ["CHAT_ID_LIMIT", "MISTRAL_ID_LENGTH", "RESPONSES_ID_LIMIT", "capped_call_id", "mistral_call_ids",
-           "mistral_family", "responses_turn_items"]
+           "mistral_family", "responses_turn_items", "unique_responses_ids"]
 
 CHAT_ID_LIMIT = 40
 """The longest tool call id Chat Completions takes: OpenAI answers 400 "Invalid 'messages[N].tool_calls[0].id':
@@ -88,6 +90,50 @@ def mistral_call_ids(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         not changed (nor, so, toolwire's own messages).
     """
     return fit_to_rules(messages, _MISTRAL_RULES)
+
+
+def unique_responses_ids(items: list[Any]) -> list[Any]:
+    """Responses API ``input`` items with each ``function_call`` item's ``call_id`` used once, and each
+    ``function_call_output`` item with the id of the call it answers (review 279 #1).
+
+    The Responses API refuses a repeated ``call_id`` (400 "Duplicate function_call_output for call_id '...'. Each
+    function_call must have exactly one matching function_call_output"), which a conversation holds when its replies
+    came from a server that numbers each reply's calls ``call_0``... (llama.cpp, vLLM) or was written by hand. The
+    renaming is the Anthropic lowering's (:class:`~toolwire.models.lowering._turn_ids.TurnIds`): the first use of an id
+    keeps it, a repeat becomes ``<id>_2``... (cut again to :data:`RESPONSES_ID_LIMIT` when that makes it longer,
+    :func:`capped_call_id`), and the outputs after a turn's calls take the ids of that turn's calls, in call order.
+    A turn begins at its first ``function_call`` item after an output (the outputs of a turn follow its items:
+    :func:`~toolwire.models.lowering._common.group_messages`). Ids already unique are kept, so a second pass changes
+    nothing.
+
+    Args:
+        items: the ``input`` of a Responses API request, as
+            :func:`~toolwire.models.lowering.openai.lower_responses_messages` gives it.
+
+    Returns:
+        A new list: an item whose ``call_id`` changes is a new dict, any other the one given. The given items (and so
+        toolwire's own messages) are not changed.
+    """
+    ids = TurnIds()
+    answered = True  # whether the items so far ended with outputs: the next call then begins a turn
+    out: list[Any] = []
+    for item in items:
+        kind = item.get("type") if isinstance(item, dict) else None
+        old = item.get("call_id") if kind in ("function_call", "function_call_output") else None
+        if not isinstance(old, str):
+            out.append(item)
+            continue
+        if kind == "function_call":
+            if answered:
+                ids.turn()
+                answered = False
+            new = ids.call(old)
+        else:
+            answered = True
+            new = ids.answer(old)
+        new = capped_call_id(new, RESPONSES_ID_LIMIT)
+        out.append(item if new == old else {**item, "call_id": new})
+    return out
 
 
 def _function_call_item(call: ToolCall | InvalidToolCall, item_ids: Any, item_id: Any = None) -> dict[str, Any]:

@@ -55,6 +55,7 @@ from toolwire.models.lowering._common import (
     tool_result_text,
 )
 from toolwire.models.lowering._media import MediaBlock, anthropic_part, refuse_block
+from toolwire.models.lowering._turn_ids import TurnIds
 from toolwire.models.lowering.openai import StrictSchemaWarning
 
 __all__ = [
@@ -452,28 +453,20 @@ def _unique_use_ids(turns: list[dict[str, Any]]) -> None:
     happens when a conversation's calls come from several sources (a provider that numbers calls
     ``call_1``... in every reply, hand-written history). A repeated id becomes ``<id>_2``, ``<id>_3``...
     and the ``tool_result`` blocks of the next user turn that answer it follow, in call order (the
-    results sit in that turn: :func:`~toolwire.models.lowering._common.group_messages`).
+    results sit in that turn: :func:`~toolwire.models.lowering._common.group_messages`). The renaming is the
+    Responses API lowering's too (:class:`~toolwire.models.lowering._turn_ids.TurnIds`).
     """
-    seen: set[str] = set()
+    ids = TurnIds()
     for n, turn in enumerate(turns):
         if turn["role"] != "assistant":
             continue
-        renamed: dict[str, list[str]] = {}  # a repeated id -> the new ids of its uses in this turn, in order
+        ids.turn()
         for block in turn["content"]:
-            if block.get("type") != "tool_use":
-                continue
-            old = new = str(block.get("id"))
-            suffix = 2
-            while new in seen:
-                new, suffix = f"{old}_{suffix}", suffix + 1
-            seen.add(new)
-            renamed.setdefault(old, []).append(new)
-            block["id"] = new
-        if n + 1 < len(turns) and any(len(ids) > 1 or ids[0] != old for old, ids in renamed.items()):
-            for block in turns[n + 1]["content"]:
-                ids = renamed.get(str(block.get("tool_use_id"))) if block.get("type") == "tool_result" else None
-                if ids:
-                    block["tool_use_id"] = ids.pop(0) if len(ids) > 1 else ids[0]
+            if block.get("type") == "tool_use":
+                block["id"] = ids.call(str(block.get("id")))
+        for block in turns[n + 1]["content"] if n + 1 < len(turns) else ():
+            if block.get("type") == "tool_result" and isinstance(block.get("tool_use_id"), str):
+                block["tool_use_id"] = ids.answer(block["tool_use_id"])
 
 
 def _tool_choice(choice: str | None, parallel: bool | None) -> dict[str, Any] | None:
