@@ -63,6 +63,7 @@ from toolwire.messages import (
     AIMessageChunk,
     BaseMessage,
     SystemMessage,
+    ToolMessage,
 )
 from toolwire.models.base import ChatRequest, ServerTool, to_tool_spec
 from toolwire.models.lowering._calls import GEMINI_NAME, sent_call_name
@@ -215,6 +216,23 @@ def _model_parts(message: AIMessage) -> tuple[list[dict[str, Any]], dict[str, st
     return parts, {}
 
 
+def _answered_name(message: ToolMessage, turn_names: dict[str, list[str]]) -> str | None:
+    """The name, as sent, of the call that ``message`` answers, of the model turn right before its results
+    (``turn_names``: that turn's call ids -> their names as sent, in call order; its names are taken as they are
+    used): Gemini's reference says a ``FunctionResponse.name`` matches its ``FunctionCall.name``, and without call ids
+    (Gemini 2.x) the name is how a response finds its call, so a ToolMessage's own ``name`` that says something else
+    (a display label) is not sent (review 279 #3). Where the turn repeats the id, the call whose name is the
+    message's, else the next in call order. None when no call of the turn has the message's id."""
+    found = turn_names.get(message.tool_call_id)
+    if not found:
+        return None
+    own = sent_call_name(message.name, GEMINI_NAME) if message.name else None
+    name = own if own in found else found[0]
+    if len(found) > 1:
+        found.remove(name)
+    return name
+
+
 def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """Lower a conversation to Gemini's ``(system_instruction, contents)``.
 
@@ -238,13 +256,15 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
     contents: list[dict[str, Any]] = []
     names = call_names(messages)
     gemini_ids: dict[str, str] = {}
+    turn_names: dict[str, list[str]] = {}  # the last model turn's call ids -> their names as sent, in call order
     for item in group_messages(messages):
         if isinstance(item, list):
             parts = []
             for m in item:
                 key = "error" if m.status == "error" else "result"
-                response: dict[str, Any] = {"name": sent_call_name(m.name or names.get(m.tool_call_id), GEMINI_NAME),
-                                            "response": {key: tool_result_text(m)}}
+                name = _answered_name(m, turn_names) or sent_call_name(m.name or names.get(m.tool_call_id),
+                                                                       GEMINI_NAME)
+                response: dict[str, Any] = {"name": name, "response": {key: tool_result_text(m)}}
                 if m.tool_call_id in gemini_ids:
                     response["id"] = gemini_ids[m.tool_call_id]
                 parts.append({"function_response": response})
@@ -258,6 +278,9 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
         elif isinstance(item, AIMessage):
             parts, ids = _model_parts(item)
             gemini_ids.update(ids)
+            turn_names = {}
+            for call in assistant_calls(item, GEMINI_NAME):
+                turn_names.setdefault(str(call.get("id")), []).append(call.get("name") or "unknown_tool")
             add_content(contents, "model", parts)
         else:
             add_content(contents, "user", user_parts(item.content))
