@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["json_text", "printed", "safe_text", "terminal_json", "terminal_text", "type_label"]
+__all__ = ["ascii_json", "json_text", "printed", "safe_text", "terminal_json", "terminal_text", "type_label"]
 
 
 def printed(value: Any, convert: Callable[[Any], str] = repr) -> str | None:
@@ -108,3 +108,27 @@ def terminal_json(value: Any) -> str:
     """
     text = json.dumps(value, ensure_ascii=False, indent=2, default=str)
     return _DEL_AND_C1.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+_BEYOND_ASCII = re.compile("[^\\x00-\\x7f]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code > 0xFFFF:  # (JSON writes a character past the BMP as its UTF-16 surrogate pair)
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def ascii_json(text: str) -> str:
+    """Return ``text`` (JSON, whole or any piece of it) with every character beyond ASCII
+    written as a ``\\u00e1``-style escape (a pair of them past U+FFFF), as ``json.dumps(..., ensure_ascii=True)``
+    writes it, so that it reads back as the same data from a stream whose encoding cannot hold those characters
+    (review 282 #2: ``--json`` on a cp1252 or C-locale standard output wrote ``?`` in their place). Outside JSON's
+    strings there is nothing but ASCII, so only the strings' characters change.
+
+    Returns:
+        The text, all ASCII. Raises nothing.
+    """
+    return text if text.isascii() else _BEYOND_ASCII.sub(_json_escape, text)

@@ -6,6 +6,7 @@ apart from the others whatever the locale.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import io
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 __all__ = ["closed_errors_dropped", "closed_output_fails", "output_failed", "output_to_stderr", "tolerant_input",
-           "tolerant_output", "unwritable_output", "utf8_arg", "utf8_line"]
+           "tolerant_output", "unwritable_output", "utf8_arg", "utf8_line", "utf_encoding"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -34,8 +35,10 @@ def output_to_stderr(*, until_exit: bool = False) -> Iterator[TextIO]:
 
     Yields:
         A text stream to standard output as it was, for what the command itself writes there (``--json``'s JSON),
-        flushed (and closed, when made here) as the block exits. With no standard error (``sys.stderr`` is None),
-        what is printed in the block goes nowhere, and the JSON still to this stream (review 258 #2).
+        which writes the characters beyond ASCII as JSON's ``\\u`` escapes when the stream's encoding is not a UTF
+        one (cp1252, the C locale without Python's UTF-8 mode: review 282 #2, they were written ``?``), flushed
+        (and closed, when made here) as the block exits. With no standard error (``sys.stderr`` is None), what is
+        printed in the block goes nowhere, and the JSON still to this stream (review 258 #2).
 
     Raises:
         OSError: standard output is closed (:func:`closed_output_fails`; review 251 #4), raised at entry.
@@ -59,7 +62,7 @@ def output_to_stderr(*, until_exit: bool = False) -> Iterator[TextIO]:
                     errors=getattr(stream, "errors", None) or "strict")
     sys.stdout = sys.stderr if sys.stderr is not None else _Discarded()  # (None: the JSON was sent nowhere too)
     try:
-        yield real
+        yield real if utf_encoding(getattr(real, "encoding", None)) else _AsciiJson(real)
     finally:
         try:
             real.flush()
@@ -77,6 +80,54 @@ def output_to_stderr(*, until_exit: bool = False) -> Iterator[TextIO]:
                         ctypes.CDLL(None).fflush(None)
                     os.dup2(saved, 1)
                 os.close(saved)
+
+
+def utf_encoding(encoding: str | None) -> bool:
+    """Whether ``encoding`` (a stream's, as Python names it: ``"UTF-8"``, ``"utf_8"``, ``"cp65001"``) is a UTF
+    encoding (UTF-8, with its signature or not, UTF-16, UTF-32), one that holds every character.
+
+    Returns:
+        True for those; False for the others (``"ascii"``, ``"cp1252"``, UTF-7), an unknown one and None.
+    """
+    try:
+        name = codecs.lookup(encoding or "").name
+    except LookupError:
+        return False
+    return name.startswith(("utf-8", "utf-16", "utf-32"))
+
+
+class _AsciiJson(io.TextIOBase):
+    """A text stream for JSON that writes it to ``stream`` with its characters beyond ASCII as ``\\u`` escapes
+    (:func:`~toolwire._printing.ascii_json`), so that none is lost to an encoding that cannot hold it (a stream
+    reconfigured to write ``?`` for them: :func:`tolerant_output`). Closing it leaves ``stream`` open."""
+
+    encoding = "ascii"
+    errors = "strict"
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from toolwire._printing import ascii_json
+
+        self._stream.write(ascii_json(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    def writable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        pass
 
 
 def _writes_to_fd1(stream: TextIO) -> bool:
