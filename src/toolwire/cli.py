@@ -378,6 +378,7 @@ def _chat(agent: Any, max_steps: int) -> None:
     tolerant_input()
     line_editing()  # (a paste longer than 4095 characters was cut: review 274 #2)
     told = False
+    first = True  # (the input's first line, which a BOM may start)
     while True:
         try:
             line = read_question("you> ")  # a line a question: lines typed ahead stay apart (review 276 #1)
@@ -393,6 +394,9 @@ def _chat(agent: Any, max_steps: int) -> None:
         except UnicodeDecodeError:  # a stream that could not be read tolerantly: the session goes on
             line = "\udcff"
         text = utf8_line(line)  # whatever the locale (review 157 #1)
+        if first and text:  # a file saved with a UTF-8 BOM (Notepad): a mark of the encoding, not text (review 282 #5)
+            text = text.removeprefix("\ufeff").strip()
+        first = False
         if text is None:  # this line alone is refused, not the lines read with it (review 156)
             if echo:  # its prompt's line ends, so the next prompt starts a line (review 199 #7)
                 out.print()
