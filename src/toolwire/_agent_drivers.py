@@ -18,6 +18,7 @@ from toolwire._agent_stream import AgentEvent, astreamed_reply, merged_reply, st
 from toolwire._batch import stop_if_batch_stopped
 from toolwire._concurrency import ctrl_c_interrupts
 from toolwire._model_stops import model_stopped
+from toolwire._run_usage import RunUsage
 from toolwire.messages import AIMessageChunk, BaseMessage
 
 if TYPE_CHECKING:
@@ -45,23 +46,29 @@ def events(agent: Agent, input: Any, messages: list[BaseMessage], tokens: bool =
     flow = agent._flow(messages)
     value: Any = None
     calls = 0  # model calls so far (a chunk's step)
+    usage = RunUsage()  # (the final result's usage and structured attempts: review 281 #1)
     while True:
         try:
             kind, payload = flow.send(read_reply(value))  # (its tool_use blocks as calls: review 226 #4)
         except StopIteration:
             return
         if kind == "event":
-            value = yield payload  # (None: the stream's next() sends nothing)
+            value = yield usage.final(payload)  # (None: the stream's next() sends nothing)
             continue
         try:
             calls += kind != "tools"
             stop_if_batch_stopped()  # a sync batch that raised stops its other runs here (review 125 #3)
             if tokens and kind not in ("tools", "structured"):  # (Ctrl-C as below, but not across its yields)
                 value = yield from streamed_reply(caller(agent, kind), payload, calls)
-            else:  # tools, or a model call: "model", "after_tools", "answer" or "structured" (response_format)
+            elif kind == "structured":  # (response_format: each of its requests counted)
+                with ctrl_c_interrupts(), usage.structured():
+                    value = caller(agent, kind).invoke(payload)
+            else:  # tools, or a model call: "model", "after_tools" or "answer"
                 with ctrl_c_interrupts():  # (inside asyncio.run too: review 65)
                     value = (agent.executor.call(payload.fresh, payload.invalid) if kind == "tools"
                              else caller(agent, kind).invoke(payload))
+            if kind not in ("tools", "structured"):  # (the structured call's: added by usage.structured)
+                usage.add(value)
         except (Exception, KeyboardInterrupt) as exc:  # Ctrl-C during a long run keeps its work too
             failed = payload.with_answers(exc) if kind == "tools" else model_stopped(exc)  # (review 226 #1)
             own = keep_run(failed, messages)
@@ -79,6 +86,7 @@ async def aevents(agent: Agent, input: Any, messages: list[BaseMessage], tokens:
     flow = agent._flow(messages)
     value: Any = None
     calls = 0
+    usage = RunUsage()
     while True:
         try:
             kind, payload = flow.send(read_reply(value))  # (its tool_use blocks as calls: review 226 #4)
@@ -86,7 +94,7 @@ async def aevents(agent: Agent, input: Any, messages: list[BaseMessage], tokens:
             return
         if kind == "event":
             value = None
-            yield payload
+            yield usage.final(payload)
             continue
         try:
             calls += kind != "tools"
@@ -99,8 +107,13 @@ async def aevents(agent: Agent, input: Any, messages: list[BaseMessage], tokens:
                     async for event in streamed:
                         yield event
                 value = merged_reply(chunks, model)
+            elif kind == "structured":
+                with usage.structured():
+                    value = await caller(agent, kind).ainvoke(payload)
             else:  # a model call, as in events
                 value = await caller(agent, kind).ainvoke(payload)
+            if kind not in ("tools", "structured"):  # (the structured call's: added by usage.structured)
+                usage.add(value)
         except (Exception, asyncio.CancelledError, KeyboardInterrupt) as exc:  # a cancelled run keeps its work too
             failed = payload.with_answers(exc) if kind == "tools" else model_stopped(exc)  # (review 226 #1)
             own = keep_run(failed, messages)

@@ -14,7 +14,9 @@ conversation and puts the value in the state's ``structured_response`` key; a ``
   ``"return_direct"`` (LangGraph's graph ends at the tool node), nor for ``"refusal"`` and ``"length"``, stops
   LangGraph does not tell apart (it sends any reply without calls on): the run has no whole answer to type, and a
   forced call after a refusal would turn the refusal into an error; ``structured_response`` is then ``None``;
-* it is a model call, so it counts in ``steps`` (one more than the loop's), but ``max_steps`` does not limit it: a
+* it is a model call, so it counts in ``steps`` (one more than the loop's, or one per request with
+  ``with_structured_output(Schema, retries=n)``, whose replies that did not fit are sent back), and its usage, each
+  request's, in ``usage`` (:mod:`toolwire._run_usage`, review 281 #1); but ``max_steps`` does not limit it: a
   run that answers at its last step still gets its typed answer (LangGraph counts the node against
   ``recursion_limit``, and a run that answers at the limit fails with ``GraphRecursionError``);
 * the conversation it is sent ends with a user turn, :data:`ASK_STRUCTURED`, after the run's answer (LangGraph's
@@ -121,7 +123,8 @@ def finish(
     """The end of a run (a part of :meth:`Agent._flow <toolwire.agent.Agent>`): the ``"final"`` event of its
     :class:`~toolwire.agent.AgentResult`, after the structured call (request ``("structured", conversation)``, whose
     answer is the value) when ``response`` is set and ``stop`` is one of :data:`STRUCTURED_STOPS`; that call counts
-    in the result's ``steps`` and is the final event's ``step``. ``reused``: the result's ``reused_calls``."""
+    in the result's ``steps`` and is the final event's ``step`` (the driver adds its requests beyond the first, and
+    the run's ``usage``: :meth:`~toolwire._run_usage.RunUsage.final`). ``reused``: the result's ``reused_calls``."""
     value = None
     if response is not None and stop in STRUCTURED_STOPS:
         value = yield ("structured", response.conversation(messages))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from toolwire._concurrency import ctrl_c_interrupts
 
 if TYPE_CHECKING:
-    from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage
+    from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, Usage
 
 __all__ = ["AgentEvent", "AgentResult", "AgentStream", "AsyncAgentStream", "EventType", "StopReason",
            "astreamed_reply", "bound_parameters", "merged_reply", "streamed_reply"]
@@ -32,7 +32,8 @@ class AgentResult:
         output: the final answer's text (for a return_direct stop, the tool result's text). When the last
             reply of ``on_max_steps="answer"`` has no text, only tool calls (which are not run), ``output`` is a
             sentence saying so.
-        steps: how many model calls were made.
+        steps: how many model calls were made (requests to a model): each attempt of ``response_format``'s
+            structured call counts, so ``with_structured_output(Schema, retries=2)`` adds up to 3.
         stop_reason: ``"answer"``, ``"return_direct"``, ``"max_steps"``, ``"refusal"`` (the model's last reply
             is a refusal or a safety block, by its ``response_metadata["finish_reason"]``; ``output`` is its text,
             often empty), or ``"length"`` (the last reply, without tool calls, was cut at the output token limit,
@@ -44,15 +45,25 @@ class AgentResult:
             or shorten the conversation, and resume with ``invoke(result.messages)``: review 267 #1).
         structured_response: the typed answer of ``Agent(..., response_format=Schema)``: the value of one more model
             call, ``model.with_structured_output(Schema)`` on the conversation, made after a run that stopped with
-            ``"answer"`` or ``"max_steps"`` (``on_max_steps="answer"``) and counted in ``steps``; its reply is not in
-            ``messages``. ``None`` without ``response_format`` and after the other stops (as LangGraph's
-            ``create_react_agent(response_format=...)``, :mod:`toolwire._agent_response`).
+            ``"answer"`` or ``"max_steps"`` (``on_max_steps="answer"``) and counted in ``steps`` (each of its
+            attempts, with ``retries``); its reply is not in ``messages``, its usage is in ``usage``. ``None`` without
+            ``response_format`` and after the other stops (as LangGraph's ``create_react_agent(response_format=...)``,
+            :mod:`toolwire._agent_response`).
         reused_calls: the calls of this run given another call's answer without running the tool (a repeated call,
             ``repeat_calls``, see :class:`~toolwire.agent.Agent`): ``{index in messages of such a ToolMessage: index
             in messages of the ToolMessage whose answer it got}``, in the order they were given; empty when no call
             was answered so (calls answered with an error and not run, such as a refusal's, are not in it). Such a
             ToolMessage looks like any other, so a program that must know whether a tool ran for a call reads it here
             (the ``RepeatedCallWarning`` says it once per tool). Positions, as call ids may repeat across replies.
+        usage: the token usage of every model request the run made, summed key by key, in
+            :attr:`AIMessage.usage_metadata <toolwire.messages.AIMessage.usage_metadata>`'s shape (``input_tokens``,
+            ``output_tokens``, ``total_tokens``; ``cached_tokens`` and ``input_token_details["cache_read"]`` when a
+            reply counted cached prompt tokens): the replies in ``messages`` that this run made (not those of the
+            input conversation), and each request of ``response_format``'s structured call, whose replies are not in
+            ``messages``, the attempts of ``with_structured_output(..., retries=n)`` and ``with_retry`` included
+            (review 281 #1). ``None`` when no request reported usage. An attribute only: LangGraph's state has no
+            such key, so it is not one of the dict keys below. A run that raises has no result: the usage of its
+            replies is on those in ``exc.messages``.
 
     Read as a dict (``result["messages"]``, LangGraph's habit), the result has the keys ``messages``, ``output``,
     ``steps`` and ``stop_reason``, and ``structured_response`` only when the run made one, as LangGraph's state has that
@@ -65,6 +76,7 @@ class AgentResult:
     stop_reason: StopReason = "answer"
     structured_response: Any = None
     reused_calls: Mapping[int, int] = dataclasses.field(default_factory=dict)
+    usage: Usage | None = None
 
     def _keys(self) -> tuple[str, ...]:
         """The dict keys: :data:`_RESULT_FIELDS`, and ``structured_response`` when the run made one."""

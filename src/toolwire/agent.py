@@ -497,8 +497,9 @@ class Agent(Batching, AgentMethodAdvice):
             The :class:`AgentResult` of the run: ``output`` (the answer's text), ``messages`` (the whole
             conversation, the input first, every reply and tool result after it), ``steps`` (model calls made),
             ``stop_reason`` (``"answer"``, ``"return_direct"``, ``"max_steps"``, ``"refusal"`` or ``"length"``: see
-            :class:`AgentResult`; a reply cut by the context window, ``context_full``, ends the run there) and
-            ``structured_response`` (``response_format``'s value, or ``None``).
+            :class:`AgentResult`; a reply cut by the context window, ``context_full``, ends the run there),
+            ``structured_response`` (``response_format``'s value, or ``None``) and ``usage`` (the tokens of every
+            model request the run made, the structured call's included, summed; ``None`` when none reported usage).
 
         Raises:
             UserError: ``input`` cannot be read as messages (:func:`~toolwire.messages.coerce_messages`), or is an

@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from toolwire._run_usage import record_attempt
 from toolwire.errors import ToolCallParseError, UserError
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
@@ -172,6 +173,12 @@ class Attempts:
     Attributes:
         input: what to send with the next request.
         made: the requests whose replies were given to :meth:`outcome` so far.
+        usages: the ``usage`` of each of those replies (None where the reply has none), in order.
+
+    After more than one request, the last reply (``raw`` of the ``include_raw`` dict or of the error raised) is a copy
+    whose ``response_metadata["attempts_usage"]`` is :attr:`usages`, the usage of every request this call made, that
+    reply's own last (its ``usage`` stays its own): the earlier replies are not returned, and their tokens were billed
+    (review 281 #1). Each reply is also recorded for an Agent's run (:func:`~toolwire._run_usage.record_attempt`).
     """
 
     def __init__(self, input: Any, retries: int, name: str,
@@ -182,6 +189,7 @@ class Attempts:
             input = coerce_messages(input)
         self.input = input
         self.made = 0
+        self.usages: list[Any] = []
         self._retries = retries
         self._name = name
         self._check = check
@@ -201,17 +209,30 @@ class Attempts:
                 saying how many were made.
         """
         self.made += 1
+        usage = getattr(reply, "usage", None)
+        self.usages.append(dict(usage) if isinstance(usage, dict) else None)
+        record_attempt(reply)
         value, problem = self._check(reply)
         if problem is None:
-            return True, ({"raw": reply, "parsed": value, "parsing_error": None} if self._include_raw else value)
+            return True, ({"raw": self._marked(reply), "parsed": value, "parsing_error": None} if self._include_raw
+                          else value)
         if problem.feedback is not None and self.made <= self._retries:
             self.input = next_conversation(self.input, reply, self._name, problem.feedback)
             return False, None
         error = problem.error
         if self.made > 1:
+            reply = self._marked(reply)
             error = ToolCallParseError(f"{error} The model was asked {self.made} times (retries={self._retries}), "
                                        "each earlier reply sent back with what was wrong.", raw=reply)
             error.__cause__ = problem.error.__cause__
         if not self._include_raw:
             raise error
         return True, {"raw": reply, "parsed": None, "parsing_error": error}
+
+    def _marked(self, reply: AIMessage) -> AIMessage:
+        """``reply``, or after more than one request a copy with ``response_metadata["attempts_usage"]`` (see the
+        class docs)."""
+        if self.made < 2:
+            return reply
+        return reply.copy(response_metadata={**reply.response_metadata,  # type: ignore[return-value]
+                                             "attempts_usage": [None if u is None else dict(u) for u in self.usages]})
