@@ -34,6 +34,7 @@ from toolwire.models._number_readings import WRITTEN as _NUMBER
 from toolwire.models._number_readings import context_numbers
 from toolwire.models._number_readings import exact as _exact
 from toolwire.models._number_readings import normal_text as _normal
+from toolwire.models._unspaced import has_unspaced, pieces_found, text_measure, word_start
 from toolwire.parsing._python_parse import parse_source
 
 if TYPE_CHECKING:
@@ -316,8 +317,12 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
         model composed from the user's words; replayed on every decline the stored BFCL runs record, it turns none
         of the 23 multi-word irrelevance declines into a call), or, for an ISO 8601 date, time or date-time, each of
         its parts in a form people write it (``2025-05-02T09:00`` for "May 2nd, 2025 at 9am";
-        :func:`~toolwire.models._date_values.date_time_in_context`). For a number: whether it is written there, exactly
-        (``5`` and ``5.0`` are one number, two ids that differ in their last digit are not). ``True``, ``False``,
+        :func:`~toolwire.models._date_values.date_time_in_context`). In a script written without spaces
+        (Chinese, Japanese, Thai...) any place is the start of a word (``"北京"`` in "明天北京的天气"), and a value of
+        two words or more by :func:`~toolwire.models._unspaced.text_measure` is found when its runs are made of
+        pieces of the conversation a word long or more (``"東京大阪天気"``;
+        :func:`~toolwire.models._unspaced.pieces_found`). For a number: whether it is written there, exactly (``5``
+        and ``5.0`` are one number, two ids that differ in their last digit are not). ``True``, ``False``,
         ``None`` and other values carry no evidence either way: True.
     """
     if isinstance(value, bool) or value is None:
@@ -331,8 +336,8 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
             return True
         # at the start of a word: "Rome" is not in "Jerome", but "in" is in "inches" and "EUR" in "euros"
         # (abbreviations the model writes for the user's words)
-        left = r"(?<!\w)" if wanted[0].isalnum() or wanted[0] == "_" else ""
-        if re.search(left + re.escape(wanted), words):
+        # (anywhere in a script written without spaces: "北京" in "明天北京的天气"; review 282 #1)
+        if re.search(word_start(wanted[0]) + re.escape(wanted), words):
             return True
         if (dated := date_time_in_context(wanted, words, numbers)) is not None:  # 2025-05-02T09:00 for "May 2, 9am"
             return dated
@@ -342,9 +347,10 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
         # words the conversation holds, put together anew with spaces (review 69: "Copa do Mundo 2022" for "a Copa do
         # Mundo de 2022", a search query the value check declined): every word found counts as found; not an
         # identifier joined by "_" ("pet_friendly" from "a pet hotel, friendly staff" is an enum value made up)
+        # (without spaces: "東京大阪天気" of pieces a word long or more, _unspaced.pieces_found)
         parts = _WORD.findall(wanted)
-        return (len(value.split()) >= 2 and len(parts) >= 2
-                and all(re.search(r"(?<!\w)" + re.escape(part), words) for part in parts))
+        return (text_measure(value)[1] >= 2 and (len(parts) >= 2 or has_unspaced(wanted))
+                and all(pieces_found(part, words) for part in parts))
     return True
 
 
@@ -403,10 +409,15 @@ def written_text(value: Any) -> bool:
     ``send_email`` and ``run_sql`` calls were declined), or an arithmetic expression (:func:`is_formula`). The
     values the check is for, made up to fill the schema of
     a tool that does not fit, are numbers, names and single words: of the 48 BFCL irrelevance items the declines
-    turned right for the default model, 47 had such a value made up (``benchmarks/bfcl_declined_values.py``)."""
+    turned right for the default model, 47 had such a value made up (``benchmarks/bfcl_declined_values.py``).
+    Text in a script written without spaces is measured as the same text written with spaces would be
+    (:func:`~toolwire.models._unspaced.text_measure`: two Chinese or Japanese characters, four Thai letters, make a
+    word of five characters; review 282 #1), so a Chinese e-mail body is written text as an English one is, and a
+    name such as "北京市朝阳区" is not."""
     if not isinstance(value, str):
         return False
-    return (len(value) > _WRITTEN_CHARS and len(value.split()) >= 3) or is_formula(value)
+    characters, words = text_measure(value)
+    return (characters > _WRITTEN_CHARS and words >= 3) or is_formula(value)
 
 
 _FORMULA = re.compile(r"[\d.\s()+\-*/%^]+")
@@ -491,8 +502,9 @@ def _unsure_where_said(leaf: Any, said: str, spans: list[tuple[int, int, float]]
     """Whether the reply's prose before the call (``said``) first writes ``leaf`` with tokens whose
     probabilities multiply to less than ``bar``. It is found there as :func:`in_context` finds a value: a
     number exactly as written (``30`` is not in "2030"), a string from the start of a word, letter case aside
-    and ``_`` as a space (``"in"`` is not in "thinking"; ``"pet_friendly"`` is in "pet friendly"). Tokens of
-    unknown probability (not in ``spans``) count as sure."""
+    and ``_`` as a space (``"in"`` is not in "thinking"; ``"pet_friendly"`` is in "pet friendly"), anywhere in
+    a script written without spaces (``"北京"`` in "我查一下北京的天气"). Tokens of unknown probability (not in
+    ``spans``) count as sure."""
     if not spans or not isinstance(leaf, str | int | float) or isinstance(leaf, bool):
         return False
     wanted = str(leaf).strip()
@@ -503,8 +515,7 @@ def _unsure_where_said(leaf: Any, said: str, spans: list[tuple[int, int, float]]
         if not words:
             return False
         pattern = r"[\s_]+".join(re.escape(word) for word in words)
-        if words[0][0].isalnum():
-            pattern = r"(?<![^\W_])" + pattern  # from the start of a word ("_" counts as a space)
+        pattern = word_start(words[0][0], underscore=False) + pattern  # from the start of a word ("_" as a space)
     found = re.search(pattern, said, re.IGNORECASE)
     if found is None:
         return False
