@@ -25,6 +25,7 @@ from toolwire.errors import SchemaError, ToolDefinitionWarning, UserError
 __all__ = [
     "NAME_RE",
     "SET_CHECKED",
+    "ascii_name",
     "check_fields_taken",
     "check_name",
     "check_subclass",
@@ -87,9 +88,32 @@ def check_name(name: str) -> str:
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):  # fullmatch: "$" would allow a final "\n"
         raise SchemaError(
             f"Tool name {name!r} is not allowed: use 1 to 64 ASCII letters, digits, '_' or '-' "
-            "(the rule of the OpenAI and Anthropic APIs)."
+            f"(the rule of the OpenAI and Anthropic APIs){_ascii_advice(name)}."
         )
     return name
+
+
+def _ascii_advice(name: Any) -> str:
+    """The end of :func:`check_name`'s message for a name with letters beyond ASCII (``calcular_preço``, legal in
+    Python): the ASCII name to give and how a function keeps its own (review 282 #3); "" for any other name."""
+    if not isinstance(name, str) or name.isascii() or len(name) > 64:
+        return ""
+    plain = ascii_name(name)
+    if not plain:  # (no letter has an ASCII form: 天気)
+        return "; a function keeps its Python name with @tool(name=\"...\") given such a name"
+    return f", such as {plain!r} (a function keeps its Python name with @tool(name=\"{plain}\"))"
+
+
+def ascii_name(name: str) -> str:
+    """An ASCII form of ``name`` to suggest as a tool name: its accents dropped (``calcular_preço`` ->
+    ``calcular_preco``, full-width ``ｘ`` -> ``x``), each run of other characters it cannot hold written ``_``
+    (``Straße`` -> ``Stra_e``), without ``_`` or ``-`` at its ends, cut to 64 characters.
+
+    Returns:
+        The name (valid by :data:`NAME_RE`), or "" when none of its characters has an ASCII form (``天気``).
+    """
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return _BAD_RUNS.sub("_", plain).strip("_-")[:64]
 
 
 def valid_name(name: str, fallback: str) -> str:

@@ -516,6 +516,16 @@ def _documented_function_tool(func: Any, name: str, spec: str) -> Tool:
     try:
         return Tool.from_function(func)
     except Exception as exc:
+        from toolwire._tool_checks import NAME_RE, ascii_name
+
+        own = getattr(func, "__name__", name)
+        if isinstance(own, str) and not NAME_RE.fullmatch(own):  # (calcular_preço: @tool alone would fail the same
+            given = ascii_name(own) if len(own) <= 64 else ""  # way, review 282 #3)
+            raise UserError(
+                f"The function {name!r} in {spec!r} cannot be a tool under its own name (a tool name is 1 to 64 ASCII "
+                "letters, digits, '_' or '-', the rule of the OpenAI and Anthropic APIs): mark the file's tools with "
+                f"@tool, this one as @tool(name=\"{given or '...'}\"), or, if it is a helper, rename it to _{name}."
+            ) from None
         raise UserError(
             f"The function {name!r} in {spec!r} cannot be a tool ({_first_sentence(exc)}): a file without "
             f"@tool makes every public function with a docstring a tool, so rename a helper to _{name}, "
