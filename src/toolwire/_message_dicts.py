@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolwire._message_keywords import usage_from_langchain
 from toolwire.messages import (
     AIMessage,
     BaseMessage,
@@ -265,7 +266,7 @@ def _from_langchain_dump(dump: dict[str, Any]) -> dict[str, Any]:
         out["response_metadata"] = metadata
     usage = data.get("usage_metadata")
     if usage is not None:
-        out["usage"] = _usage_from_langchain(usage)
+        out["usage"] = usage_from_langchain(usage)
     return out
 
 
@@ -331,7 +332,7 @@ def langchain_keywords(tool_calls: Any, invalid_tool_calls: Any, usage: Any, res
         if not isinstance(usage_metadata, dict):
             raise UserError(f"{owner} usage_metadata must be a dict of token counts such as {{'input_tokens': 10, "
                             f"'output_tokens': 5, 'total_tokens': 15}}, not {type(usage_metadata).__name__}.")
-        read = _usage_from_langchain(usage_metadata)
+        read = usage_from_langchain(usage_metadata)
         if "cached_tokens" in usage_metadata and "cached_tokens" not in read:  # toolwire's own Usage, given so
             read["cached_tokens"] = usage_metadata["cached_tokens"]
         if usage is not None and usage != read:
@@ -355,36 +356,6 @@ def langchain_keywords(tool_calls: Any, invalid_tool_calls: Any, usage: Any, res
     if extra.get("refusal"):
         metadata["refusal"] = extra.pop("refusal")
     return tool_calls, invalid_tool_calls, usage, kept_additional_kwargs(extra, metadata), provider_data
-
-
-def _usage_from_langchain(usage: Any) -> Any:
-    """LangChain's ``usage_metadata`` as toolwire's :class:`~toolwire.messages.Usage` (a value that is not a
-    dict is left for :func:`message_from_dict` to refuse).
-
-    Raises:
-        UserError: a token count is not a whole number of 0 or more (text, ``3.5``, ``-1``: review 78; a float with
-            no fraction, ``3.0``, is read as its whole number).
-    """
-    if not isinstance(usage, dict):
-        return usage
-    details = usage.get("input_token_details")
-    counts = {k: usage.get(k) or 0 for k in ("input_tokens", "output_tokens", "total_tokens")}
-    if isinstance(details, dict) and details.get("cache_read") is not None:
-        counts["cached_tokens"] = details["cache_read"]
-    out: dict[str, int] = {}
-    for key, value in counts.items():
-        whole = (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float)
-                                                                              and value.is_integer())
-        if not whole or value < 0:
-            from toolwire.errors import UserError
-
-            raise UserError(f"Cannot read a LangChain message whose usage_metadata {usage!r:.80} holds {key} "
-                            f"{value!r}, which is not a whole number of tokens (0 or more); fix or remove "
-                            "'usage_metadata'.")
-        out[key] = int(value)
-    if usage.get("total_tokens") is None:  # left out: the sum, as every provider's total is (review 76)
-        out["total_tokens"] = out["input_tokens"] + out["output_tokens"]
-    return out
 
 
 def _read_calls(raw_calls: Any) -> tuple[list[Any], list[InvalidToolCall]]:

@@ -35,6 +35,7 @@ from toolwire._call_records import (
     tool_call,
 )
 from toolwire._message_compat import LangChainMessageAPI
+from toolwire._message_keywords import checked_usage, langchain_keys
 from toolwire._printing import safe_text
 from toolwire._tool_message_content import _tool_content
 from toolwire.results import (
@@ -188,7 +189,7 @@ class BaseMessage(LangChainMessageAPI):
                  additional_kwargs: dict[str, Any] | None = None, response_metadata: dict[str, Any] | None = None,
                  type: str | None = None) -> None:
         if additional_kwargs or response_metadata or type is not None:  # (review 195 #5: model_dump's keys)
-            _langchain_keys(self, type, additional_kwargs, response_metadata)
+            langchain_keys(self, type, additional_kwargs, response_metadata)
         if not isinstance(content, (str, list)):  # (a tuple is faster than a union here)
             raise TypeError(
                 f"{_type(self).__name__} content must be a string or a list of content blocks, "
@@ -319,29 +320,6 @@ class BaseMessage(LangChainMessageAPI):
         print(self.pretty_repr())
 
 
-def _langchain_keys(message: BaseMessage, kind: Any, additional_kwargs: Any, response_metadata: Any) -> None:
-    """Check the LangChain keywords a ``message`` being made was given, which its ``model_dump()`` writes: ``kind``
-    (``type``) must be None or the class's own type; ``additional_kwargs`` and (on a system, user or tool message)
-    ``response_metadata`` must be empty (review 76: a raw TypeError; review 195 #5: ``cls(**m.model_dump())``).
-
-    Raises:
-        UserError: one of them is not, saying what to do instead.
-    """
-    from toolwire.errors import UserError
-
-    owner = _type(message).__name__
-    if kind is not None and not (isinstance(kind, str) and kind == message.type):
-        raise UserError(f"{owner} was given type={safe_text(kind, repr):.40}, but its type is {message.type!r}: "
-                        "leave type out, or make the message class of that type (message_from_dict picks it).")
-    where = ("put what the model should read in content and what only your program needs in artifact="
-             if owner == "ToolMessage" else "put what the model should read in its content")
-    for key, value in (("additional_kwargs", additional_kwargs), ("response_metadata", response_metadata)):
-        if value:
-            keys = ", ".join(map(repr, value)) if isinstance(value, dict) else _type(value).__name__
-            raise UserError(f"{owner} has no {key} ({keys}): toolwire keeps only its content, id and name, "
-                            f"so {where}.")
-
-
 class SystemMessage(BaseMessage):
     """Instructions for the model (the ``system`` role).
 
@@ -381,8 +359,8 @@ class AIMessage(BaseMessage):
             another library's key (``arguments``, Anthropic's ``input``, Llama's ``parameters``) are read as its
             ``args``; a call giving different arguments under two of these keys becomes an invalid call.
         invalid_tool_calls: list of :class:`InvalidToolCall` dicts (raw text kept).
-        usage: token counts (:class:`Usage`) of the call that produced this reply, if known; also read as
-            :attr:`usage_metadata`, LangChain's name.
+        usage: token counts (:class:`Usage`) of the call that produced this reply, if known (kept as a copy, read as
+            ``usage_metadata`` is: a missing ``total_tokens`` is the sum); also read as :attr:`usage_metadata`.
         response_metadata: provider details (model name, finish reason, timings in seconds).
         provider_data: provider-opaque data (Gemini thought signatures, Anthropic thinking blocks)
             that must be sent back unchanged with the conversation.
@@ -404,8 +382,8 @@ class AIMessage(BaseMessage):
         UserError: a ``type`` other than ``"ai"``; a ``tool_calls`` item is not a dict with a text ``name``, or an
             ``invalid_tool_calls`` item is not a dict, or either is one call (a dict) rather than a list of them; both
             ``usage`` and a different
-            ``usage_metadata``; a ``usage_metadata`` or ``additional_kwargs`` that is not a dict, or a token count in
-            it that is not a whole number of 0 or more.
+            ``usage_metadata``; a ``usage``, ``usage_metadata`` or ``additional_kwargs`` that is not a dict, or a token
+            count in the first two that is not a whole number of 0 or more.
         TypeError: ``content`` is neither text nor a list of content blocks (as :class:`BaseMessage`).
     """
 
@@ -443,6 +421,8 @@ class AIMessage(BaseMessage):
         type: str | None = None,
     ) -> None:
         super().__init__(content, id=id, name=name, type=type)
+        if usage is not None:  # (a missing total is the sum, as for usage_metadata: review 280 #5)
+            usage = checked_usage(usage)
         if usage_metadata is not None or additional_kwargs is not None:  # LangChain's keywords (review 74)
             from toolwire._message_dicts import langchain_keywords
 
@@ -531,7 +511,7 @@ class ToolMessage(BaseMessage):
         type: str | None = None,
     ) -> None:
         if additional_kwargs or response_metadata or type is not None:  # (review 195 #5: model_dump's keys)
-            _langchain_keys(self, type, additional_kwargs, response_metadata)
+            langchain_keys(self, type, additional_kwargs, response_metadata)
         if tool_call_id is None:
             raise TypeError("ToolMessage needs tool_call_id: pass the 'id' of the tool call it answers.")
         if status not in ("success", "error"):

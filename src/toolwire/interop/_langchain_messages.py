@@ -53,9 +53,14 @@ def _lc() -> Any:
 
 
 def _usage_to_lc(usage: Any) -> Any:
+    """``usage`` (a message's or a chunk's) as LangChain's ``usage_metadata``: a missing count 0, a missing
+    ``total_tokens`` the sum (a chunk keeps its usage as given: review 280 #5), ``cached_tokens`` as
+    ``input_token_details["cache_read"]``; None for no usage."""
     if not usage:
         return None
-    out: dict[str, Any] = {k: usage.get(k, 0) for k in ("input_tokens", "output_tokens", "total_tokens")}
+    out: dict[str, Any] = {k: usage.get(k) or 0 for k in ("input_tokens", "output_tokens")}
+    total = usage.get("total_tokens")
+    out["total_tokens"] = out["input_tokens"] + out["output_tokens"] if total is None else total
     if usage.get("cached_tokens") is not None:
         out["input_token_details"] = {"cache_read": usage["cached_tokens"]}
     return out
