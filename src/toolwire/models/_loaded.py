@@ -1,9 +1,12 @@
-"""Loading a GGUF model into this process once, and what every reply needs from it (re-exported by
+"""Loading a GGUF model into this process, and what every reply needs from it (re-exported by
 :mod:`toolwire.models.llamacpp`).
 
-:func:`load_model` keeps one :class:`LoadedModel` per resolved file path and ``n_ctx`` for the life of
-the process (freed at exit, before llama-cpp-python's own finalisers would fail); replies take turns on
-a model (:mod:`toolwire.models._turns`), since a llama.cpp context holds one reply's state at a time.
+:func:`load_model` shares one :class:`LoadedModel` per resolved file path and ``n_ctx`` among everything that
+holds it (``ChatLlamaCpp`` objects and their ``bind_tools`` copies, replies in progress): the cache holds it weakly, so
+when the last holder lets go (``ChatLlamaCpp.close()``, or the object is garbage-collected) its llama.cpp context and
+weights are freed at once (those still loaded are freed at exit, before llama-cpp-python's own finalisers would
+fail). Replies take turns on a model (:mod:`toolwire.models._turns`), since a llama.cpp context holds one reply's state
+at a time.
 """
 
 from __future__ import annotations
@@ -14,11 +17,10 @@ import contextlib
 import ctypes
 import dataclasses
 import json
-import mmap
 import os
-import struct
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -30,6 +32,7 @@ from toolwire._extras import install_hint
 from toolwire.errors import MissingExtraError, ProviderError, UserError
 from toolwire.models._cancel import stop_if_cancelled
 from toolwire.models._decoding import GrammarSampler
+from toolwire.models._gguf import _GGUF_TEXT_MAX, gguf_metadata, trained_context  # noqa: F401 (the tests' names)
 from toolwire.models._load_interrupt import load_or_interrupt
 from toolwire.models._prompt_cache import PromptCache
 from toolwire.models._special import Neutraliser, control_strings, template_markup
@@ -39,7 +42,8 @@ from toolwire.models.dialects import CHATML_TEMPLATE, ChatTemplate, Rendered
 from toolwire.models.grammar import call_grammar
 from toolwire.models.registry import DEFAULT_MODEL, toolwire_home
 
-__all__ = ["LoadedModel", "ReplyState", "check_n_threads", "check_process", "gguf_metadata", "load_model"]
+__all__ = ["LoadedModel", "ReplyState", "check_n_threads", "check_process", "gguf_metadata", "load_model",
+           "trained_context"]
 
 _INSTALL = f"Local models need llama-cpp-python, {install_hint('local')}."
 
@@ -113,6 +117,9 @@ class LoadedModel:
         neutraliser: defuses the model's control tokens and its template's markup inside message text
             before rendering (:mod:`toolwire.models._special`: message text must never end a turn).
         pid: the process that loaded it; a child of ``os.fork()`` cannot run it (:func:`check_process`).
+
+    Its llama.cpp context and weights (and grammar samplers) are freed when the object is (once nothing holds it:
+    the cache of :func:`load_model` holds it weakly), or at exit.
     """
 
     def __init__(self, llm: Any, path: Path, load_seconds: float) -> None:
@@ -143,6 +150,8 @@ class LoadedModel:
         self.bos = llm.token_bos()
         self.chat_template = ChatTemplate(self.template, bos_token=self._piece(self.bos),
                                           eos_token=self._piece(llm.token_eos()))
+        # freed with this object (review 283 #1); at exit _close_models frees what is left, in this process only
+        weakref.finalize(self, _free, llm, self._samplers, self.pid).atexit = False
 
     def _piece(self, token: int) -> str:
         if token is None or token < 0:
@@ -374,8 +383,22 @@ class LoadedModel:
         return have
 
 
-_MODELS: dict[tuple[str, int], LoadedModel] = {}
+_MODELS: weakref.WeakValueDictionary[tuple[str, int], LoadedModel] = weakref.WeakValueDictionary()
+"""The models loaded, by resolved path and ``n_ctx``: held weakly, so a model nothing else holds is freed (review 283
+#1: each ``n_ctx`` kept another copy of the weights for the life of the process)."""
 _MODELS_LOCK = threading.Lock()
+
+
+def _free(llm: Any, samplers: _Recent[str, GrammarSampler], pid: int) -> None:
+    """Free a loaded model's grammar ``samplers`` and then its ``llm`` (llama.cpp's context and weights), when its
+    :class:`LoadedModel` goes; a model another process loaded (``pid``: this one's parent) is left alone."""
+    if pid != os.getpid():
+        return
+    for sampler in list(samplers.values()):
+        with contextlib.suppress(Exception):
+            sampler.close()
+    with contextlib.suppress(Exception):
+        llm.close()
 
 
 def _forked(loaded: LoadedModel) -> bool:
@@ -404,7 +427,7 @@ def _close_models() -> None:
     """Free the cached models before interpreter shutdown (llama-cpp-python's finalisers fail later); a child of
     ``os.fork()`` leaves the models it inherited alone."""
     with _MODELS_LOCK:
-        for loaded in _MODELS.values():
+        for loaded in list(_MODELS.values()):
             if getattr(loaded, "pid", os.getpid()) == os.getpid():
                 with contextlib.suppress(Exception):
                     loaded.llm.close()
@@ -420,90 +443,13 @@ def _file_identity(path: Path) -> tuple[int, int, int, int] | None:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
-_GGUF_SIZES = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
-_GGUF_STRING, _GGUF_ARRAY = 8, 9
-_U64 = struct.Struct("<Q")
-
-
-def gguf_metadata(path: Path) -> dict[str, str] | None:
-    """Return the scalar and string metadata of the GGUF file at ``path`` (key to value as text, such as
-    ``{"general.architecture": "qwen2", "qwen2.context_length": "32768"}``; arrays such as the vocabulary are
-    skipped), read from its header without llama.cpp (a fraction of a second, no weights and no context); None
-    when the file cannot be read or is not a well-formed GGUF (llama.cpp's own load then says why)."""
-    try:
-        with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as buf:
-            return _gguf_kv(buf)
-    except (OSError, ValueError, struct.error, UnicodeDecodeError, KeyError, OverflowError, MemoryError):
-        return None
-
-
-_GGUF_TEXT_MAX = 16 << 20
-"""The longest key or string value (bytes) a GGUF header is read with; a longer one is a damaged length."""
-
-
-def _gguf_kv(buf: Any) -> dict[str, str] | None:
-    """The metadata of the GGUF bytes ``buf`` (see :func:`gguf_metadata`); None when they are not GGUF.
-
-    Raises:
-        struct.error, ValueError, UnicodeDecodeError, KeyError: the bytes end early or hold an unknown type."""
-    end = len(buf)
-    if end < 24 or buf[:4] != b"GGUF" or struct.unpack_from("<I", buf, 4)[0] < 2:
-        return None
-    n_kv = struct.unpack_from("<Q", buf, 16)[0]
-    if n_kv > 1 << 20:
-        return None
-    off = 24
-    out: dict[str, str] = {}
-    for _ in range(n_kv):
-        (length,) = _U64.unpack_from(buf, off)
-        if length > _GGUF_TEXT_MAX:  # a damaged length: no key is that long (review 139 #3: it copied the file)
-            return None
-        key = bytes(buf[off + 8:off + 8 + length]).decode("utf-8")
-        off += 8 + length
-        (kind,) = struct.unpack_from("<I", buf, off)
-        off += 4
-        if kind == _GGUF_STRING:
-            (length,) = _U64.unpack_from(buf, off)
-            if off + 8 + length > end or length > _GGUF_TEXT_MAX:  # (a chat template: tens of kilobytes)
-                return None
-            out[key] = bytes(buf[off + 8:off + 8 + length]).decode("utf-8", "replace")
-            off += 8 + length
-        elif kind == _GGUF_ARRAY:
-            item, count = struct.unpack_from("<IQ", buf, off)
-            off += 12
-            if item == _GGUF_STRING:
-                if count * 8 > end - off:  # (each string takes 8 bytes at least: a damaged count ends here)
-                    return None
-                for _ in range(count):
-                    off += 8 + _U64.unpack_from(buf, off)[0]
-            else:
-                off += struct.calcsize(_GGUF_SIZES[item]) * count
-        else:
-            fmt = _GGUF_SIZES[kind]
-            value = struct.unpack_from(fmt, buf, off)[0]
-            out[key] = str(value).lower() if isinstance(value, bool) else str(value)  # (as llama.cpp writes them)
-            off += struct.calcsize(fmt)
-        if off > end:
-            return None
-    return out
-
-
-def trained_context(metadata: dict[str, str]) -> int | None:
-    """The most tokens a GGUF model was trained to attend to: its ``<arch>.context_length`` (the GGUF
-    specification's key, ``general.architecture`` naming the arch), times ``<arch>.rope.scaling.factor`` when the
-    file sets one; None when the file does not say."""
-    arch = metadata.get("general.architecture", "")
-    try:
-        length = int(metadata[f"{arch}.context_length"])
-        factor = float(metadata.get(f"{arch}.rope.scaling.factor") or 1.0)
-    except (KeyError, ValueError):
-        return None
-    return int(length * max(factor, 1.0)) if length > 0 else None
-
-
 def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: int | None = None,
                n_batch: int = 512, verbose: bool = False, fit: bool = False) -> LoadedModel:
-    """Load a GGUF file once per process (cached by resolved path and ``n_ctx``; thread-safe).
+    """Load a GGUF file, or return the model already loaded from it with this ``n_ctx`` (by resolved path; thread-safe).
+
+    The cache holds each model weakly: it is shared while something holds it (a ``ChatLlamaCpp``, the caller's
+    reference to the returned object, a reply in progress) and freed, weights and context, when nothing does; the
+    next call then loads the file again.
 
     Args:
         path: the GGUF file.
@@ -516,7 +462,7 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
         verbose: let llama.cpp print its logs.
 
     Returns:
-        The :class:`LoadedModel` (the same object for the same resolved path and ``n_ctx``).
+        The :class:`LoadedModel` (the same object for the same resolved path and ``n_ctx`` while it is held).
 
     Raises:
         UserError: llama-cpp-python is missing, or the file is missing or not a loadable GGUF model, or ``n_ctx`` is

@@ -14,9 +14,11 @@ How one reply is made:
    constrained; with ``"none"`` no tools are shown and nothing is constrained.
 3. The call text is read with :func:`toolwire.parsing.parse_tool_calls` into ``AIMessage.tool_calls``.
 
-Models are loaded once per process (a module-level cache keyed by file path and ``n_ctx``) and shared
-by every ChatLlamaCpp; replies take turns on a model (:mod:`toolwire.models._turns`): one runs at a time,
-and a paused stream holds nothing (another reply may go on meanwhile; its state is put back after).
+A loaded model is shared by every ChatLlamaCpp alive on the same file and ``n_ctx`` (a module-level cache keyed by
+both, holding it weakly): ``close()`` (or ``with ChatLlamaCpp(...) as model:``) lets go of it, and it is freed
+once no model object (``bind_tools`` copies included) or reply in progress holds it. Replies take turns on a model
+(:mod:`toolwire.models._turns`): one runs at a time, and a paused stream holds nothing (another reply may go on
+meanwhile; its state is put back after).
 Consecutive calls of one conversation reuse the KV cache: the prompt of turn N+1 extends the prompt and
 reply of turn N byte for byte (replies keep their exact text in ``provider_data``), so only new tokens
 are processed; ``usage["cached_tokens"]`` says how many were reused.
@@ -31,7 +33,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from toolwire._concurrency import iterate_in_thread
 from toolwire._extras import require_local
@@ -92,10 +94,10 @@ class ChatLlamaCpp(BaseChatModel):
         model: a registry name (``"qwen2.5-coder-1.5b"``, the default; see ``toolwire models list``),
             pulled on first use if missing, or the path of a ``.gguf`` file.
         n_ctx: context size in tokens (prompt plus reply), at least 1; by default 8192, or the model's trained
-            context when that is less; more than the trained context is refused when the model loads. The weights
-            are loaded once per process for
-            each file and ``n_ctx``: instances that share both share the loaded model (and its KV cache, taken in
-            turns), and the first one's ``n_threads`` and ``verbose`` apply to all of them.
+            context when that is less; more than the trained context is refused when the model loads. Instances
+            alive at once on the same file and ``n_ctx`` share one loaded model (and its KV cache, taken in turns),
+            and the first one's ``n_threads`` and ``verbose`` apply to all of them; it is freed when the last of them
+            is closed (:meth:`close`) or garbage-collected.
         n_threads: CPU threads llama.cpp uses, a whole number from 1 to 512 (more is refused: 512 is ggml's own limit;
             default None: all cores, ``os.cpu_count()``, up to 512); more than the cores gives a warning, since the
             extra threads make it slower.
@@ -327,7 +329,9 @@ class ChatLlamaCpp(BaseChatModel):
         return path if path.is_file() else model_file(path)  # says whether it is a folder or missing
 
     def load(self) -> LoadedModel:
-        """Load the model now and return it (once per process; later calls return the cached one).
+        """Load the model now and return it: the one already loaded from the same file with the same ``n_ctx`` when
+        another ChatLlamaCpp (or a copy) holds it, else a new load; later calls return the same one until
+        :meth:`close`.
 
         Returns:
             The :class:`~toolwire.models._loaded.LoadedModel` (the ``llama_cpp.Llama`` object and its chat template).
@@ -337,17 +341,39 @@ class ChatLlamaCpp(BaseChatModel):
                 GGUF model, or the model was loaded in the process this one was forked from (gunicorn ``--preload``:
                 llama.cpp cannot run it in the child, :func:`~toolwire.models._loaded.check_process`).
         """
-        if self._loaded is not None:
-            check_process(self._loaded)  # (before any reply: it would hang in a fork child, review 207 #3)
-        else:
-            _llama_cpp()
-            path = self.model_path()
-            self._loaded = load_model(path, n_ctx=self.n_ctx, n_threads=self.n_threads, verbose=self.verbose,
-                                      fit=not self._n_ctx_given)
-            trained = self._loaded.trained_context  # (review 111: trained on 4096 tokens, 4096 by default; the
-            if not self._n_ctx_given and trained is not None and trained < self.n_ctx:  # value asked for, which
-                self.n_ctx = trained  # llama-cpp-python's buffers hold, not llama.cpp's rounded one: review 112)
-        return self._loaded
+        loaded = self._loaded  # (read once: close() from another thread may drop it meanwhile)
+        if loaded is not None:
+            check_process(loaded)  # (before any reply: it would hang in a fork child, review 207 #3)
+            return loaded
+        _llama_cpp()
+        path = self.model_path()
+        loaded = load_model(path, n_ctx=self.n_ctx, n_threads=self.n_threads, verbose=self.verbose,
+                            fit=not self._n_ctx_given)
+        trained = loaded.trained_context  # (review 111: trained on 4096 tokens, 4096 by default; the
+        if not self._n_ctx_given and trained is not None and trained < self.n_ctx:  # value asked for, which
+            self.n_ctx = trained  # llama-cpp-python's buffers hold, not llama.cpp's rounded one: review 112)
+        self._loaded = loaded
+        return loaded
+
+    def close(self) -> None:
+        """Let go of the loaded model (idempotent; nothing to do before the first call). Its weights and llama.cpp
+        context are freed at once unless something else still holds them: another ChatLlamaCpp on the same file
+        and ``n_ctx``, a copy of this one (``bind_tools``, ``bind``, ``with_structured_output``: those go on working
+        with the same weights until they are closed or collected too), a reply still in progress, or a
+        :class:`~toolwire.models._loaded.LoadedModel` the caller kept from :meth:`load`. A closed model used again
+        loads again (from the cache, if another holder kept it)."""
+        self._loaded = None
+
+    async def aclose(self) -> None:
+        """:meth:`close`, for code that closes any model with ``await model.aclose()`` (freeing needs no waiting)."""
+        self.close()
+
+    def __enter__(self) -> Self:
+        """``with ChatLlamaCpp(...) as model:``: the model itself, closed (:meth:`close`) when the block ends."""
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def dialect_for(self, loaded: LoadedModel, tool_count: int = 1, no_parameters: bool = False) -> Dialect:
         """Return the :class:`Dialect` used with ``loaded`` for a request binding ``tool_count`` tools
