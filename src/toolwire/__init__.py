@@ -6,6 +6,7 @@ reply's ``tool_calls``, run them (``tool.invoke(tool_call)`` or :class:`ToolExec
 """
 
 from toolwire._structured_tool import StructuredTool
+from toolwire._version import __version__  # (pyproject.toml's, from the package's metadata: review 278 #3)
 from toolwire.agent import Agent, AgentEvent, AgentResult
 from toolwire.errors import (
     ContextOverflowError,
@@ -43,8 +44,6 @@ from toolwire.messages import (
 from toolwire.models.base import BaseChatModel
 from toolwire.models.lowering.openai import convert_to_openai_tool
 from toolwire.tools import Tool, ToolSpec, current_call_id, current_tool_call, tool
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AIMessage",

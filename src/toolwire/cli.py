@@ -67,6 +67,27 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+def _print_version(asked: bool) -> None:
+    """``--version``'s callback: print ``toolwire <version>`` (:data:`toolwire.__version__`) and exit 0 when asked.
+
+    Raises:
+        typer.Exit: when ``asked``, after printing.
+    """
+    if asked:
+        from toolwire import __version__
+
+        typer.echo(f"toolwire {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
+                                          help="Print toolwire's version and exit.")] = False,
+) -> None:
+    """Connect Python tools to language models; runs offline on an embedded local model."""
+
+
 def _mount() -> None:
     try:
         from toolwire.cli_models import app as models_app
