@@ -146,3 +146,17 @@ def test_chat_completions_keeps_the_ids_as_they_are():
     body = codec.lower_request(ChatRequest(messages=_REPEATED), "gpt-4.1")
     assert [c["id"] for m in body["messages"] for c in m.get("tool_calls") or []] == ["call_0", "call_0"]
     assert [m["tool_call_id"] for m in body["messages"] if m["role"] == "tool"] == ["call_0", "call_0"]
+
+
+def test_lower_responses_messages_itself_gives_unique_call_ids() -> None:
+    from toolwire import AIMessage, HumanMessage, ToolMessage
+    from toolwire.messages import tool_call
+    from toolwire.models.lowering.openai import lower_responses_messages
+
+    messages = [HumanMessage("q"), AIMessage("", tool_calls=[tool_call("a", {}, "call_0")]),
+                ToolMessage("1", tool_call_id="call_0"), AIMessage("", tool_calls=[tool_call("b", {}, "call_0")]),
+                ToolMessage("2", tool_call_id="call_0")]
+    ids = [(item.get("type"), item.get("call_id")) for item in lower_responses_messages(messages)][1:]
+    assert ids == [("function_call", "call_0"), ("function_call_output", "call_0"),
+                   ("function_call", "call_0_2"), ("function_call_output", "call_0_2")]
+    assert messages[3].tool_calls[0]["id"] == "call_0"

@@ -89,6 +89,7 @@ from toolwire.models.lowering._openai_turns import (
     RESPONSES_ID_LIMIT,
     capped_call_id,
     responses_turn_items,
+    unique_responses_ids,
 )
 
 __all__ = [
@@ -355,7 +356,9 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
     back must be followed by the item that followed it; see
     :func:`~toolwire.models.lowering._openai_turns.responses_turn_items`); tool results become
     ``function_call_output`` items in the order of the calls.
-    Call ids longer than 64 characters are cut (:func:`capped_call_id`), alike in a call and its result.
+    Call ids longer than 64 characters are cut (:func:`capped_call_id`), alike in a call and its result, and a
+    call id repeated across replies is renamed ``<id>_2``... in the items, its result with it
+    (:func:`~toolwire.models.lowering._openai_turns.unique_responses_ids`: the API refuses a repeated ``call_id``).
 
     Args:
         messages: the conversation (toolwire messages).
@@ -376,7 +379,7 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
             items.append({"role": "user", "content": _responses_content(item.content)})
         else:
             items.append({"role": "user", "content": sent_text(item)})
-    return items
+    return unique_responses_ids(items)  # (ids repeated across replies, call_0 in each: review 279 #1)
 
 
 _HOSTED_CHOICE_TYPES = frozenset({
