@@ -252,7 +252,8 @@ class BaseChatModel(RunnableMethods, Batching):
                 dataclass (an instance), a JSON Schema dict with a ``title``, a tool dict or OpenAI's
                 response-format schema (a dict of the arguments, as written, checked against the schema).
             include_raw: return ``{"raw": AIMessage, "parsed": value or None, "parsing_error": error or None}``
-                and raise nothing for a reply that cannot be read.
+                and raise nothing for a reply that cannot be read. After more than one request (``retries``),
+                ``raw.response_metadata["attempts_usage"]`` lists every request's usage.
             strict: as for :meth:`bind_tools` (OpenAI strict mode, Anthropic strict tool use).
             method: ``"function_calling"``, the only way toolwire reads structured output (LangChain's name for it,
                 so code written for LangChain runs unchanged).

@@ -148,7 +148,9 @@ class ChatLlamaCpp(BaseChatModel):
             number that no message of the conversation, system message included, or earlier call's
             arguments hold): the value of a call to a tool
             that does not fit, made up to fill its schema (:mod:`toolwire.models._call_checks`). Text the model
-            writes (a string of more than 20 characters and three words or more: an email's body, a SQL query)
+            writes (a string of more than 20 characters and three words or more: an email's body, a SQL query; in
+            a script written without spaces, two Chinese or Japanese characters or four Thai letters count as a word
+            of five characters)
             is not judged so (:func:`~toolwire.models._call_checks.written_text`); for a tool whose short values
             the model must invent (a title, a file name), pass 0. 0 turns the check off; None (default) takes the
             dialect's bar

@@ -364,7 +364,9 @@ class StructuredOutput(Batching):
 
         Returns:
             The value (see the module docs), or with ``include_raw`` the dict ``{"raw": AIMessage, "parsed":
-            value or None, "parsing_error": ToolCallParseError or None}``.
+            value or None, "parsing_error": ToolCallParseError or None}``. After more than one request, ``raw`` (and
+            a raised error's ``raw``) is a copy of the last reply whose ``response_metadata["attempts_usage"]`` lists
+            the ``usage`` of every request made (None where a reply had none), its own last.
 
         Raises:
             ToolCallParseError: (without ``include_raw``) the last reply has no call of the output tool, or its
