@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any, ClassVar
 
 from toolwire._extras import install_hint
+from toolwire._keywords import MODEL_ADVICE, RENAMED, keyword_names
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._keys import takes_key_function
@@ -24,6 +25,12 @@ from toolwire.models._openai_errors import SERVER_KEY_HINT as _SERVER_KEY_HINT  
 from toolwire.models._openai_errors import adapt_error, server_hint, unknown_endpoint
 from toolwire.models._openai_errors import own_server as _own_server
 from toolwire.models._openai_errors import server_hint as _server_hint
+from toolwire.models._openai_options import (
+    leave_out_refused_temperature,
+    refuse_unknown,
+    responses_fields,
+    taken_options,
+)
 from toolwire.models._openai_urls import azure_v1_url, is_mistral_url, is_openai_url, split_query
 from toolwire.models._retry import (
     aclose_stream,
@@ -37,7 +44,7 @@ from toolwire.models._retry import (
     transport_error,
 )
 from toolwire.models._sdk import SDKChatModel, _check_base_url
-from toolwire.models._sdk_options import check_generation_options, refuse_class_format
+from toolwire.models._sdk_options import _CLIENT, check_generation_options, refuse_class_format
 from toolwire.models._text_calls import TextCallStream, with_text_calls
 from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
@@ -105,8 +112,17 @@ class ChatOpenAI(SDKChatModel):
             timeouts (default 2); then one :class:`~toolwire.errors.ProviderError`.
         retry_backoff: seconds before the first retry, doubled after each, with jitter (default 0.5).
         streaming: make ``invoke``/``ainvoke`` use the streaming API too, merging the chunks (default False).
-        temperature: sampling temperature (OpenAI takes 0 to 2; reasoning models only their default); None
-            (default): the server's own.
+        temperature: sampling temperature (OpenAI takes 0 to 2); None (default): the server's own. OpenAI's
+            reasoning models (o1, o3, o4-mini, gpt-5 and gpt-5-mini, not gpt-5-chat) take only the default, 1, and
+            refuse any other: on OpenAI and Azure another is left out of their requests, with a warning, as
+            langchain-openai leaves it out (unless ``reasoning_effort="none"``); a compatible server is sent it.
+        reasoning_effort: how much a reasoning model reasons (``"minimal"``, ``"low"``, ``"medium"``, ``"high"``,
+            ``"none"``...), sent with every request (the Responses API's ``reasoning.effort``).
+        reasoning: the Responses API's ``reasoning`` options, a dict (``{"effort": "low", "summary": "auto"}``);
+            Chat Completions on OpenAI or Azure takes ``reasoning_effort`` instead.
+        verbosity: how long a reasoning model's answers are (``"low"``, ``"medium"``, ``"high"``; the Responses
+            API's ``text.verbosity``).
+        service_tier: OpenAI's processing tier (``"auto"``, ``"default"``, ``"flex"``, ``"priority"``).
         max_tokens: the most tokens a reply may have; None (default): the server's own.
         top_p: nucleus sampling, from 0 to 1; None (default): the server's own.
         stop: a string or a list of strings that end the reply.
@@ -134,7 +150,10 @@ class ChatOpenAI(SDKChatModel):
             (``use_responses_api``,
             ``stream_usage`` and ``text_tool_calls`` take a bool, ``mistral_call_ids`` a bool or None,
             ``organization`` text), or misspelled (the message
-            names the close match: ``openai_api_base`` is ``base_url``).
+            names the close match: ``openai_api_base`` is ``base_url``; an option with none, that it goes in
+            ``model_kwargs`` when it is a field of the API's requests), ``reasoning_effort``, ``verbosity`` or
+            ``service_tier`` not text, ``reasoning`` not a dict or given for Chat Completions on OpenAI or Azure,
+            or one of them given in ``model_kwargs`` too with another value.
     """
 
     provider: ClassVar[str] = "openai"
@@ -147,7 +166,12 @@ class ChatOpenAI(SDKChatModel):
 
     def __init__(self, model: str | None = None, *, use_responses_api: bool = False, stream_usage: bool = True,
                  organization: str | None = None, text_tool_calls: bool | None = None, azure: bool | None = None,
-                 compatible: bool | None = None, mistral_call_ids: bool | None = None, **kwargs: Any) -> None:
+                 compatible: bool | None = None, mistral_call_ids: bool | None = None,
+                 reasoning_effort: str | None = None, reasoning: dict[str, Any] | None = None,
+                 verbosity: str | None = None, service_tier: str | None = None, **kwargs: Any) -> None:
+        if kwargs.keys() - _BASE_OPTIONS:  # an unknown option: model_kwargs named where no other advice is (277 #3)
+            refuse_unknown(type(self), kwargs, keyword_names(ChatOpenAI.__init__, SDKChatModel.__init__),
+                           _HANDLED)
         check_generation_options(type(self).__name__, {
             "use_responses_api": use_responses_api, "stream_usage": stream_usage, "organization": organization,
             "text_tool_calls": text_tool_calls, "mistral_call_ids": mistral_call_ids})
@@ -180,7 +204,13 @@ class ChatOpenAI(SDKChatModel):
             else compatible
         self.text_tool_calls = self._compatible if text_tool_calls is None else bool(text_tool_calls)
         self._choice = ChoiceForm()  # the form of a named tool_choice on a compatible server (review 219 #1)
+        taken = taken_options(type(self).__name__, {
+            "reasoning_effort": reasoning_effort, "reasoning": reasoning, "verbosity": verbosity,
+            "service_tier": service_tier}, kwargs.get("model_kwargs"), responses=use_responses_api,
+            compatible=self._compatible)
         super().__init__(model, **kwargs)
+        self.options.update(taken)  # (review 277 #3) and no temperature OpenAI refuses for the model (#1):
+        leave_out_refused_temperature(type(self).__name__, self.model, self.options, compatible=self._compatible)
         if use_responses_api and not hasattr(self.sdk.OpenAI, "responses"):
             raise UserError("The Responses API needs a newer openai package, "
                             f"{install_hint('openai', upgrade=True)}.")
@@ -245,6 +275,8 @@ class ChatOpenAI(SDKChatModel):
         if self.use_responses_api:  # (each call_id once: the API refuses a repeat, review 279 #1)
             body = codec.lower_responses_request(request, self.model, self.options)
             body["input"] = unique_responses_ids(body["input"])
+            if responses_fields(body) and body.get("store") is False:  # (reasoning_effort: review 277 #3)
+                codec._unstored(body)
             return body
         field = "max_tokens" if self._compatible else "max_completion_tokens"
         body = codec.lower_request(request, self.model, self.options, max_tokens_field=field,
@@ -516,6 +548,12 @@ class ChatOpenAI(SDKChatModel):
             return ProviderError(redact_url(error_message(exc)), provider=self.provider)
         # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
+
+
+_BASE_OPTIONS = frozenset(keyword_names(SDKChatModel.__init__))
+"""The options ChatOpenAI passes on to its base class: any other left in its ``**kwargs`` is unknown."""
+_HANDLED = frozenset({*RENAMED, *MODEL_ADVICE, *_CLIENT})
+"""Unknown options the shared check refuses with advice of its own (:func:`~toolwire._keywords.check_keywords`)."""
 
 
 def _schemas(request: ChatRequest) -> dict[str, Any]:

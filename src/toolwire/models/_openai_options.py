@@ -1,0 +1,174 @@
+"""ChatOpenAI's request options as a langchain-openai user passes them (review 277 #1, #3).
+
+* :data:`REQUEST_OPTIONS`: langchain-openai's constructor fields that are request fields of OpenAI's APIs
+  (``reasoning_effort``, ``reasoning``, ``verbosity``, ``service_tier``), taken by ``ChatOpenAI`` and sent with
+  every request (:func:`taken_options`); on the Responses API ``reasoning_effort`` and ``verbosity`` go in its own
+  fields, ``reasoning.effort`` and ``text.verbosity`` (:func:`responses_fields`), as langchain-openai sends them.
+* :func:`leave_out_refused_temperature`: a temperature other than 1 given to an OpenAI reasoning model (o-series,
+  gpt-5 but not ``-chat``, codex) on OpenAI or Azure is left out, with a warning, as langchain-openai's
+  ``validate_temperature`` leaves it out: OpenAI answers any other with 400 "Only the default (1) value is
+  supported".
+* :func:`refuse_unknown`: an unknown constructor option that no close match or other advice covers is refused
+  with the way to send a request field, ``model_kwargs``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from typing import Any
+
+from toolwire._warn_site import warn_user
+from toolwire.errors import UserError
+from toolwire.models.lowering.openai import _REASONING_MODEL
+
+__all__ = ["NOT_REQUEST_FIELDS", "REQUEST_OPTIONS", "leave_out_refused_temperature", "refuse_unknown",
+           "responses_fields", "taken_options"]
+
+REQUEST_OPTIONS = ("reasoning_effort", "reasoning", "verbosity", "service_tier")
+"""langchain-openai's ``ChatOpenAI`` fields that ``ChatOpenAI`` takes as keywords and sends as request fields."""
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+_KINDS = {"reasoning_effort": (_text, "text such as 'low'"), "verbosity": (_text, "text such as 'low'"),
+          "service_tier": (_text, "text such as 'flex'"),
+          "reasoning": (lambda v: isinstance(v, Mapping), "a dict such as {'effort': 'low', 'summary': 'auto'}")}
+
+
+def taken_options(owner: str, given: Mapping[str, Any], model_kwargs: Any, *, responses: bool,
+                  compatible: bool) -> dict[str, Any]:
+    """The request options of :data:`REQUEST_OPTIONS` given to the constructor, checked, as ``model_kwargs`` entries.
+
+    Args:
+        owner: the class's name, as messages name it.
+        given: ``{name: value}`` (None: not given).
+        model_kwargs: the constructor's ``model_kwargs`` (None, a dict; anything else is refused later).
+        responses: the model calls the Responses API.
+        compatible: the model talks to an OpenAI-compatible server (not OpenAI or Azure).
+
+    Returns:
+        ``{name: value}`` of those given (a ``reasoning`` dict copied).
+
+    Raises:
+        UserError: a value of the wrong kind; a name ``model_kwargs`` gives another value; ``reasoning`` for Chat
+            Completions on OpenAI or Azure, which take ``reasoning_effort`` there (the Responses API takes
+            ``reasoning``).
+    """
+    taken: dict[str, Any] = {}
+    for name, value in given.items():
+        if value is None:
+            continue
+        ok, kind = _KINDS[name]
+        if not ok(value):
+            raise UserError(f"{owner}: {name} must be {kind}, not {value!r}.")
+        if isinstance(model_kwargs, Mapping) and name in model_kwargs and model_kwargs[name] != value:
+            raise UserError(f"{owner} got {name}={value!r} and model_kwargs={{{name!r}: {model_kwargs[name]!r}}}: "
+                            f"give {name} once.")
+        taken[name] = dict(value) if name == "reasoning" else value
+    if "reasoning" in taken and not responses and not compatible:
+        raise UserError(f"{owner}: reasoning={taken['reasoning']!r} is an option of the Responses API: pass "
+                        "use_responses_api=True too, or reasoning_effort='low' (its effort) for Chat Completions.")
+    return taken
+
+
+def _effort_none(options: Mapping[str, Any]) -> bool:
+    reasoning = options.get("reasoning")
+    return options.get("reasoning_effort") == "none" or (isinstance(reasoning, Mapping)
+                                                         and reasoning.get("effort") == "none")
+
+
+def leave_out_refused_temperature(owner: str, model: str, options: dict[str, Any], *, compatible: bool) -> None:
+    """Remove from ``options`` (the model's own, ``model_kwargs`` merged) a temperature OpenAI would refuse: one other
+    than 1 for an OpenAI reasoning model (``_REASONING_MODEL``: o1, o3, o4-mini, gpt-5 and gpt-5-mini but not
+    gpt-5-chat, codex) on OpenAI or Azure, unless reasoning is off (``reasoning_effort="none"``, which gpt-5.1 takes
+    with a temperature), with a warning saying so, once per line that builds such a model. langchain-openai's
+    ``ChatOpenAI`` leaves it out the same way (``validate_temperature``, for gpt-5). A compatible server
+    (``compatible``) keeps it: a model it serves under such a name may take one. A call's own temperature
+    (``invoke(x, temperature=0)``) is sent as given.
+
+    Args:
+        owner: the class's name.
+        model: the model name.
+        options: the model's default request options, changed in place.
+        compatible: the model talks to an OpenAI-compatible server.
+    """
+    temperature = options.get("temperature")
+    if compatible or temperature is None or temperature == 1 or _REASONING_MODEL.match(model) is None \
+            or _effort_none(options):
+        return
+    del options["temperature"]
+    warn_user(f"{owner}: temperature={temperature!r} is left out of the requests to {model!r}, since OpenAI's "
+              "reasoning models take only the default temperature (1) and answer any other with HTTP 400; leave "
+              "temperature out (or pass 1) to keep this warning away.")
+
+
+def responses_fields(body: dict[str, Any]) -> bool:
+    """Move ``reasoning_effort`` and ``verbosity`` of a Responses API request ``body`` to the fields that API has,
+    ``reasoning.effort`` and ``text.verbosity`` (it refuses the Chat Completions names), as langchain-openai does; an
+    ``effort`` a ``reasoning`` dict gives itself, or a ``verbosity`` in ``text``, is kept. ``body`` is changed in
+    place (its ``reasoning`` and ``text`` dicts replaced by copies).
+
+    Returns:
+        Whether ``reasoning`` was set here (the request then reasons: see ``_unstored``).
+    """
+    added = False
+    if "reasoning_effort" in body:
+        effort = body.pop("reasoning_effort")
+        reasoning = body.get("reasoning")
+        if reasoning is None:
+            body["reasoning"], added = {"effort": effort}, True
+        elif isinstance(reasoning, Mapping) and reasoning.get("effort") is None:
+            body["reasoning"] = {**reasoning, "effort": effort}
+    if "verbosity" in body:
+        verbosity = body.pop("verbosity")
+        text = body.get("text")
+        if text is None:
+            body["text"] = {"verbosity": verbosity}
+        elif isinstance(text, Mapping) and "verbosity" not in text:
+            body["text"] = {**text, "verbosity": verbosity}
+    return added
+
+
+def refuse_unknown(cls: type, kwargs: Mapping[str, Any], known: list[str], handled: frozenset[str]) -> None:
+    """Refuse the first option of ``kwargs`` that ``cls`` does not take, when no other advice covers it, saying to give
+    a request field of the API in ``model_kwargs`` (review 277 #3: the refusal listed the options only).
+
+    Args:
+        cls: the model class (its name is the message's).
+        kwargs: the constructor's keywords left over for the base class.
+        known: every option the class takes.
+        handled: names the shared check gives advice of its own for (another library's name of an option, a client
+            setting such as ``default_headers``, which ``model_kwargs`` refuses): left to it, as a close match is.
+
+    Raises:
+        UserError: ``"Unknown ChatOpenAI option 'logprobs': to send a field of the API's requests, give it in
+            model_kwargs={'logprobs': ...}, ..."`` (the value is not shown: it may be a credential); a name of
+            :data:`NOT_REQUEST_FIELDS` is left to the shared check too.
+    """
+    from toolwire._keywords import CLOSE
+
+    for key in kwargs:
+        if key in known:
+            continue
+        if key in handled or difflib.get_close_matches(str(key), known, n=1, cutoff=CLOSE):
+            return
+        owner = cls.__name__
+        if key in NOT_REQUEST_FIELDS:
+            return
+        raise UserError(f"Unknown {owner} option {key!r}: to send a field of the API's requests, give it in "
+                        f"model_kwargs={{{key!r}: ...}}, which sends it with every request ({owner}'s own options "
+                        f"are {', '.join(sorted(known))}).")
+
+
+NOT_REQUEST_FIELDS = frozenset({
+    "http_client", "http_async_client", "openai_proxy", "tiktoken_model_name", "include_response_headers",
+    "disabled_params", "output_version", "use_previous_response_id", "stream_chunk_timeout", "http_socket_options",
+    "azure_ad_token", "azure_ad_token_provider", "azure_ad_async_token_provider", "azure_deployment", "api_version",
+    "openai_api_version", "azure_endpoint", "openai_api_type", "validate_base_url", "callbacks", "verbose", "cache",
+    "tags", "rate_limiter", "custom_get_token_ids", "profile", "callback_manager"})
+"""langchain-openai's ``ChatOpenAI``/``AzureChatOpenAI`` fields (and LangChain's model fields) that set its client
+or LangChain itself, not a request field: ``model_kwargs`` is not offered for them (the shared refusal lists the
+options)."""
