@@ -395,6 +395,11 @@ def _from_role_pair(pair: tuple[Any, ...]) -> BaseMessage:
     from toolwire.errors import UserError
 
     role, content = pair
+    if role in ("tool", "function"):  # (review 279 #2: a user turn instead would leave the call unanswered)
+        raise UserError(
+            f"A ({role!r}, text) tuple cannot answer a tool call, which needs its id; give "
+            "ToolMessage(text, tool_call_id=...) or {'role': 'tool', 'content': text, 'tool_call_id': ...} instead."
+        )
     if not isinstance(role, str) or role not in _ROLE_ALIASES:
         raise UserError(
             f"Cannot read the role {role!r} of a (role, text) tuple; use 'system', 'user' or 'assistant' "
