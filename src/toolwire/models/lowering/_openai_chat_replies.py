@@ -36,6 +36,8 @@ from toolwire.models.lowering._openai_replies import as_dict as _as_dict
 from toolwire.models.lowering._openai_replies import metadata as _metadata
 from toolwire.models.lowering._stream import ToolCallMerger, cut_calls
 from toolwire.models.lowering._stream_errors import cut_short, not_a_reply
+from toolwire.models.lowering._surrogates import SurrogateCarry
+from toolwire.results import valid_text
 
 __all__ = ["LENGTH", "RETURN_REASONING", "StreamState", "parse_response"]
 
@@ -229,6 +231,13 @@ def tgi_call(text: str) -> tuple[str, Any] | None:
     return name, rest
 
 
+def _whole_pieces(pieces: list[Any]) -> list[Any]:
+    """``pieces`` (one per call, the ``finish`` chunk's) with surrogates in their argument text made whole or U+FFFD
+    (:func:`~toolwire.results.valid_text`): a legacy ``function_call``'s pieces are joined only there."""
+    return [{**piece, "args": valid_text(piece["args"])} if isinstance(piece.get("args"), str)
+            and not piece["args"].isascii() else piece for piece in pieces]
+
+
 class StreamState:
     """Folds Chat Completions stream chunks (``chat.completion.chunk`` objects) into AIMessageChunks.
 
@@ -293,6 +302,7 @@ class StreamState:
         self.logprobs: dict[str, Any] = {}  # the choice's logprobs pieces, joined
         self.named: set[Any] = set()  # the indexes of calls whose first piece had a name or an id
         self.nameless: dict[Any, list[str]] = {}  # the argument text of calls that began with neither (TGI < 3.2)
+        self.carry = SurrogateCarry()  # a high surrogate a delta ended with, held for the next one (review 282 #4)
 
     def _read(self, choice: dict[str, Any]) -> tuple[str, list[Any]]:
         delta = choice.get("delta") or {}
@@ -307,12 +317,14 @@ class StreamState:
         pieces = []
         for tc in _call_list(delta.get("tool_calls")):
             fn = tc.get("function") or {}
-            released = self._held(tc.get("index"), tc.get("id"), fn.get("name"), fn.get("arguments"))
+            args = fn.get("arguments")
+            if isinstance(args, str) and (self.carry.held or not args.isascii()):  # whole characters (282 #4)
+                args = self.carry.take(args, ("call", tc.get("index")))
+            released = self._held(tc.get("index"), tc.get("id"), fn.get("name"), args)
             if released is None:
                 continue
             pieces += released
-            pieces.append(self.merger.add(index=tc.get("index"), id=tc.get("id"), name=fn.get("name"),
-                                          args=fn.get("arguments")))
+            pieces.append(self.merger.add(index=tc.get("index"), id=tc.get("id"), name=fn.get("name"), args=args))
         self.tool_calls_seen = self.tool_calls_seen or bool(delta.get("tool_calls"))
         legacy = delta.get("function_call")
         if isinstance(legacy, dict):  # the deprecated single-call form: held until finish() knows there were
@@ -374,9 +386,25 @@ class StreamState:
                 pieces += new
             elif not self.seen_first and (not self.other or same_choice(choice, self.other[0])):
                 self.other.append(choice)
+        if text:  # a trailing high surrogate held for the next delta, so each chunk can be printed (review 282 #4)
+            text = self.carry.take(text)
         if not text and not pieces:
             return None
         return AIMessageChunk(text, tool_call_chunks=pieces, id=self.id)
+
+    def _rest(self) -> tuple[str, list[Any]]:
+        """The high surrogates still held at the end of the stream, each as U+FFFD: the text's, and the call pieces
+        of calls' arguments (a nameless call's joins its held text)."""
+        pieces = []
+        for key in self.carry.waiting():
+            if key is None:
+                continue
+            index, replacement = key[1], self.carry.rest(key)
+            if index in self.nameless:
+                self.nameless[index].append(replacement)
+            else:
+                pieces.append(self.merger.add(index=index, args=replacement))
+        return self.carry.rest(), pieces
 
     def finish(self) -> AIMessageChunk:
         """Return the closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, reasoning, other parts;
@@ -402,20 +430,25 @@ class StreamState:
             more, new = self._read(choice)
             text += more
             pieces += new
+        text = self.carry.take(text) if text else text
+        more, new = self._rest()
+        text += more
+        pieces += new
         more, new = self._nameless_calls()
         text += more
         pieces += new
         if not self.tool_calls_seen:  # as parse_response reads message.function_call: one call, whole
             pieces += [self.merger.add(index=_LEGACY_CALL, name=p.get("name"), args=p.get("arguments"))
                        for p in self.legacy]
-        pieces = merge_call_pieces(pieces)  # one piece per call: this chunk may be the stream's only one (review 159)
+        # one piece per call: this chunk may be the stream's only one (review 159)
+        pieces = _whole_pieces(merge_call_pieces(pieces))
         if self.finish_reason is None:
             log.warning("The chat completion stream%s ended without a finish_reason: the reply may be cut short "
                         "(response_metadata['finish_reason'] is None).", f" {self.id}" if self.id else "")
         content: str | list[Any] = text
         if self.blocks:
             content = [{"type": "text", "text": text}, *self.blocks] if text else list(self.blocks)
-        refusal = "".join(self.refusal)
+        refusal = valid_text("".join(self.refusal))
         finish = REFUSAL if refusal else self.finish_reason
         returned = self.reasoning_field and len(self.merger) > 0
         cut = cut_calls(self.merger, CUT_OFF if self.finish_reason == LENGTH else STREAM_CUT) \
@@ -432,5 +465,5 @@ class StreamState:
                               response_metadata=_chat_metadata(self.model, finish, refusal=refusal or None,
                                                                annotations=self.annotations or None,
                                                                logprobs=self.logprobs or None, **extra),
-                              provider_data=_reasoning_data("".join(self.reasoning), returned), id=self.id)
+                              provider_data=_reasoning_data(valid_text("".join(self.reasoning)), returned), id=self.id)
 

@@ -47,6 +47,8 @@ from toolwire.models._retry import status_error
 from toolwire.models.lowering._common import CallIds, native_call, split_calls, usage
 from toolwire.models.lowering._stream import ToolCallMerger, cut_calls
 from toolwire.models.lowering._stream_errors import cut_short, error_status, not_a_reply
+from toolwire.models.lowering._surrogates import SurrogateCarry
+from toolwire.results import valid_text
 
 __all__ = ["REFUSAL", "ResponsesStreamState", "as_dict", "metadata", "parse_responses_response"]
 
@@ -275,6 +277,12 @@ def _part_text(part: Any) -> tuple[str | None, bool]:
     return None, False
 
 
+def _valid(value: Any) -> Any:
+    """``value`` with surrogate pairs joined and lone surrogates U+FFFD (:func:`~toolwire.results.valid_text`) when
+    it is text; anything else as it is."""
+    return valid_text(value) if isinstance(value, str) else value
+
+
 class ResponsesStreamState:
     """Folds Responses API stream events into AIMessageChunks (same contract as the Chat ``StreamState``).
 
@@ -334,6 +342,8 @@ class ResponsesStreamState:
         self.sent: dict[Any, str] = {}  # output index -> the call's argument text passed on (once it finished)
         self.pending: dict[Any, dict[str, Any]] = {}  # output index -> a finished call no output_item.added opened,
         # held while its name or call_id is unknown: {"text", "name", "call_id"}
+        self.carry = SurrogateCarry()  # (output index, content index) -> a high surrogate a text delta ended with,
+        # held for the part's next delta so each chunk holds whole characters (review 282 #4)
 
     def _index(self, data: dict[str, Any], item_id: Any = None) -> Any:
         """The output index of an event (its ``output_index``, else that of its ``item_id``), kept for the id."""
@@ -371,8 +381,12 @@ class ResponsesStreamState:
             self.pending.setdefault(new, self.pending.pop(old))
         for key in [key for key in self.texts if key[0] == old]:
             self.texts[(new, key[1])] = self.texts.pop(key) + self.texts.get((new, key[1]), "")
+        for key in [key for key in self.carry.waiting() if key[0] == old]:  # type: ignore[index]
+            self.carry.held[(new, key[1])] = self.carry.held.pop(key)  # type: ignore[index]
 
     def _delta(self, key: tuple[Any, Any], text: str, refusal: bool) -> str:
+        if self.carry.held or not text.isascii():  # whole characters in each chunk (review 282 #4)
+            text = self.carry.take(text, key)
         self.texts[key] = self.texts.get(key, "") + text
         if refusal:
             self.refusal.append(text)
@@ -382,6 +396,8 @@ class ResponsesStreamState:
         """The end of a content part's text that the deltas did not bring, now that ``text`` is all of it."""
         if text is None:
             return ""
+        text = valid_text(text)  # (as the deltas were passed on: a surrogate pair joined, a lone one U+FFFD)
+        self.carry.drop(key)  # (the whole text gives the character a held surrogate began)
         sent = self.texts.get(key, "")
         if text == sent:
             return ""
@@ -426,8 +442,8 @@ class ResponsesStreamState:
             self.sent[index] = pending["text"] if isinstance(pending["text"], str) else ""
             first = self.merger.add(index=index, id=call_id, name=name, args=pending["text"])
             return [first, *self._finished({"arguments": item.get("arguments")}, index)]
-        final, held = item.get("arguments"), "".join(self.deltas.pop(index, ()))
-        given = self.given.pop(index, None)
+        final, held = _valid(item.get("arguments")), valid_text("".join(self.deltas.pop(index, ())))
+        given = _valid(self.given.pop(index, None))  # (surrogate pairs split across deltas joined: review 282 #4)
         text = final if isinstance(final, str) and (final or not held) else held or given or final
         sent = self.sent.get(index)
         if index not in self.calls and not last and (not item.get("name") or not item.get("call_id")):
@@ -474,6 +490,7 @@ class ResponsesStreamState:
         self.finish_reason = _finish(response)
         self.incomplete = _token_limit(response)
         self.ended = True
+        text += [self.carry.rest(key) for key in self.carry.waiting()]  # a high surrogate no delta completed: U+FFFD
         joined = "".join(text)
         return AIMessageChunk(joined, tool_call_chunks=pieces, id=self.id) if joined or pieces else None
 
