@@ -118,14 +118,19 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
         from toolwire.models import init_chat_model
     except (ImportError, AttributeError) as exc:
         raise UserError("toolwire.models.init_chat_model is not available in this installation.") from exc
+    from toolwire._warn_site import collected_warnings, warn_user
     from toolwire.cli import check_server_url  # (here: toolwire.cli mounts this module's app)
 
     check_server_url(model)
-    chat_model = init_chat_model(model, dialect=dialect, temperature=0)  # (BFCL's rule; a local model's default)
+    with collected_warnings() as warned:  # (a reasoning model's "temperature left out": this command's own line says)
+        chat_model = init_chat_model(model, dialect=dialect, temperature=0)  # (BFCL's rule; a local model's default)
     if dialect is not None and getattr(chat_model, "provider", "") != "llamacpp":  # as `toolwire ask` refuses it
         raise UserError(f"--dialect applies to local models only, not to {model!r}: leave it out.")
     if default_temperature_only(chat_model):  # OpenAI refuses every item sent temperature 0 (review 197 #1)
         chat_model = init_chat_model(model)
+    else:
+        for text, category in warned:
+            warn_user(text, category)
     local = {"min_call_probability": min_call_probability, "min_value_probability": min_value_probability,
              "optional_argument_share": optional_argument_share, "parallel_call_share": parallel_call_share}
     for name, value in local.items():
