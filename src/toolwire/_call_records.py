@@ -91,12 +91,23 @@ class Usage(TypedDict):
         cached_tokens: of ``input_tokens``, those read from a cache instead of processed (OpenAI's
             ``cached_tokens``, Anthropic's ``cache_read_input_tokens``, the embedded model's reused KV cache);
             absent when the provider does not say.
+        input_token_details: LangChain's breakdown of ``input_tokens`` (``cache_read``, ``cache_creation``,
+            ``audio``...: tokens by key), as a custom model or LangChain's ``usage_metadata`` gives it, and in
+            :attr:`AIMessage.usage_metadata <toolwire.messages.AIMessage.usage_metadata>` and an Agent run's summed
+            ``usage``, where ``cache_read`` is ``cached_tokens``; absent when none is known.
+        output_token_details: LangChain's breakdown of ``output_tokens`` (``reasoning``, ``audio``...), when a
+            custom model gives it; absent otherwise.
+
+    The detail dicts are typed ``dict[str, int]``, not LangChain's closed ``InputTokenDetails``, as providers add keys
+    of their own; read a key that may be missing with ``.get(key, 0)`` (review 285 #4).
     """
 
     input_tokens: int
     output_tokens: int
     total_tokens: int
     cached_tokens: NotRequired[int]
+    input_token_details: NotRequired[dict[str, int]]
+    output_token_details: NotRequired[dict[str, int]]
 
 
 _ids = itertools.count(1)
