@@ -213,10 +213,15 @@ def _chunk_calls_read(dump: Any) -> Any:
 
 def langchain_usage(usage: Usage | None) -> Usage | None:
     """``usage`` as LangChain's ``UsageMetadata`` gives it: a copy with ``input_token_details["cache_read"]`` when
-    it has ``cached_tokens``, else ``usage`` itself (moved here from :mod:`toolwire.messages`, which re-exports it)."""
+    it has ``cached_tokens``, its other ``input_token_details`` keys (``cache_creation``, ``audio``...) kept beside it
+    (review 285 #3: they were dropped, and a run's summed usage lost them), else ``usage`` itself (moved here from
+    :mod:`toolwire.messages`, which re-exports it)."""
     if not usage or "cached_tokens" not in usage:
         return usage
-    return {**usage, "input_token_details": {"cache_read": usage["cached_tokens"]}}  # type: ignore[typeddict-unknown-key]
+    details = usage.get("input_token_details")
+    merged = {**details} if isinstance(details, dict) else {}
+    merged["cache_read"] = usage["cached_tokens"]
+    return {**usage, "input_token_details": merged}
 
 
 def _json_value(value: Any) -> Any:
