@@ -1,6 +1,6 @@
-"""Review 285: the usage of an Agent run found on every path: a ``stream_mode`` stream's :attr:`usage` (#1), the error of
-a run whose structured call failed (#2), every ``input_token_details`` key summed (#3), and the ``Usage`` type's
-detail keys (#4)."""
+"""Review 285: the usage of an Agent run found on every path: a ``stream_mode`` stream's :attr:`usage` (#1), the
+error of a run whose structured call failed (#2), every ``input_token_details`` key summed (#3), and the ``Usage``
+type's detail keys (#4)."""
 
 from __future__ import annotations
 

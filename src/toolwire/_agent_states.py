@@ -19,15 +19,24 @@ model writes it, with ``{"langgraph_node": "agent", "langgraph_step": 2 * n - 1}
 call, and each tool result, a :class:`~toolwire.messages.ToolMessage`, with ``{"langgraph_node": "tools",
 "langgraph_step": 2 * n}`` (``0`` for the calls the input left unanswered), as LangGraph numbers its ReAct graph's
 steps. ``response_format``'s structured call is not streamed (its value is not a message).
+
+None of the modes yields the run's :class:`~toolwire.agent.AgentResult` (LangGraph's streams have no such item), so
+the stream keeps it: once the iteration has ended, :attr:`StateStream.result` is the result (``None`` for a run that
+failed or was stopped early) and :attr:`StateStream.usage` its ``usage``, the tokens of every request the run made,
+``response_format``'s structured call and its attempts included, which no state or message holds (review 285 #1).
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolwire.messages import BaseMessage, ToolMessage
+
+if TYPE_CHECKING:
+    from toolwire._agent_stream import AgentResult
+    from toolwire.messages import Usage
 
 __all__ = ["MODES", "AsyncStateStream", "StateStream", "checked_mode", "stream_options"]
 
@@ -100,6 +109,15 @@ class _States:
         self.round_start: int | None = None  # the conversation's length when the current round's calls were made
         self._failed: BaseException | None = None  # the run's error, raised once the updates queued before it are out
         self._ended = False  # the run's error was raised: nothing follows
+        self.result: AgentResult | None = None
+
+    @property
+    def usage(self) -> Usage | None:
+        """The run's token usage (:attr:`AgentResult.usage <toolwire.agent.AgentResult>`: every request summed,
+        the structured call's attempts included) once its last item has been given; None before, for a run that
+        failed or was stopped early (each reply in :attr:`messages` keeps its own ``usage``), and when no request
+        reported usage."""
+        return None if self.result is None else self.result.usage
 
     @property
     def messages(self) -> list[BaseMessage]:
@@ -136,6 +154,8 @@ class _States:
     def feed(self, event: Any) -> None:
         """Queue the state dicts (or message pairs) ``event`` (an :class:`~toolwire.agent.AgentEvent`) makes."""
         self.step = event.step
+        if event.type == "final":
+            self.result = event.data
         if self.mode == "messages":
             if event.type == "model_chunk":
                 self.pending.append((event.data, {"langgraph_node": "agent", "langgraph_step": 2 * event.step - 1}))
@@ -203,7 +223,13 @@ class _States:
 class StateStream(_States, Iterator[Any]):
     """What ``Agent.stream(input, stream_mode="values" | "updates" | "messages")`` returns: LangGraph's state dicts,
     or ``(message, metadata)`` pairs (module doc), with :attr:`messages`, the conversation so far, and :meth:`close` as
-    on :class:`~toolwire.agent.AgentStream`."""
+    on :class:`~toolwire.agent.AgentStream`.
+
+    Attributes:
+        result: the run's :class:`~toolwire.agent.AgentResult` (``structured_response``, ``steps``, ``usage``...) once
+            the run has ended (its last item given); None before, and for a run that failed or was stopped early.
+        usage: ``result.usage`` (None while ``result`` is None): the run's tokens, the structured call's included.
+    """
 
     def __init__(self, events: Any, mode: str) -> None:
         super().__init__(events._messages, mode)
@@ -229,7 +255,8 @@ class StateStream(_States, Iterator[Any]):
 
 
 class AsyncStateStream(_States, AsyncIterator[Any]):
-    """Async :class:`StateStream` (``Agent.astream(input, stream_mode=...)``); :meth:`aclose` stops the run."""
+    """Async :class:`StateStream` (``Agent.astream(input, stream_mode=...)``), with the same :attr:`result` and
+    :attr:`usage` once the run has ended; :meth:`aclose` stops the run."""
 
     def __init__(self, events: Any, mode: str) -> None:
         super().__init__(events._messages, mode)
