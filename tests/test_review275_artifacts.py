@@ -64,3 +64,67 @@ def test_an_async_def_holding_coroutines_is_told_to_await_them_not_to_be_async()
     assert "await them inside the function" in message.content
     assert "declare the function `async def`" not in message.content
     assert not [w for w in caught if "never awaited" in str(w.message)]
+
+
+def test_finished_tasks_in_an_artifact_are_kept() -> None:  # (review 284 #2)
+    async def crawl() -> str:
+        """Crawl two pages."""
+        tasks = [asyncio.ensure_future(_fetch(u)) for u in "ab"]
+        await asyncio.wait(tasks)
+        return "fetched 2 pages", {"tasks": tasks}  # type: ignore[return-value]
+
+    t = tool(crawl, response_format="content_and_artifact")
+    message = asyncio.run(ToolExecutor([t]).aexecute([{"name": "crawl", "args": {}, "id": "c1"}]))[0]
+    assert (message.status, message.content) == ("success", "fetched 2 pages")
+    assert [task.result() for task in message.artifact["tasks"]] == ["page a", "page b"]
+
+
+def test_a_store_like_mapping_artifact_is_not_read_and_a_deque_is_looked_into() -> None:  # (review 284 #1)
+    import collections
+    from collections.abc import Mapping
+
+    class Store(Mapping):
+        reads = 0
+
+        def __getitem__(self, key: str) -> str:
+            Store.reads += 1
+            return key
+
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            return iter(["a", "b"])
+
+        def __len__(self) -> int:
+            return 2
+
+    def rows() -> str:
+        """Rows."""
+        return "2 rows", Store()  # type: ignore[return-value]
+
+    message = ToolExecutor([tool(rows, response_format="content_and_artifact")]).execute(
+        [{"name": "rows", "args": {}, "id": "c1"}])[0]
+    assert message.status == "success" and Store.reads == 0
+
+    def queued() -> str:
+        """Queued."""
+        return "queued", collections.deque([_fetch("a")])  # type: ignore[return-value]
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        message = ToolExecutor([tool(queued, response_format="content_and_artifact")]).execute(
+            [{"name": "queued", "args": {}, "id": "c1"}])[0]
+        gc.collect()
+    assert message.status == "error" and "holds an awaitable" in message.content
+    assert not [w for w in caught if "never awaited" in str(w.message)]
+
+
+def test_a_coroutine_among_many_records_is_found_when_it_is_among_the_first_items() -> None:
+    def rows() -> str:
+        """Rows."""
+        return "rows", [{"id": 1}, {"id": 2, "page": _fetch("a")}, *({"id": n} for n in range(3, 5000))]  # type: ignore
+
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        message = ToolExecutor([tool(rows, response_format="content_and_artifact")]).execute(
+            [{"name": "rows", "args": {}, "id": "c1"}])[0]
+        gc.collect()
+    assert message.status == "error"
