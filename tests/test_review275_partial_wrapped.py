@@ -51,3 +51,17 @@ def test_a_partial_of_a_partial_and_of_a_plain_sync_function_keep_their_kind() -
     t = tool(functools.partial(plain, n=2), name="plain")
     assert not t.is_async
     assert t.invoke({"q": "ab"}) == "abab"
+
+
+def test_a_partial_of_an_object_with_an_async_call_is_an_async_tool() -> None:  # (review 284 #5)
+    class Fetcher:
+        """A client-holding callable object."""
+
+        async def __call__(self, url: str, timeout: int) -> str:
+            """Fetch url."""
+            return f"fetched {url} in {timeout}s"
+
+    t = tool(functools.partial(Fetcher(), timeout=3), name="fetch", description="Fetch a url.")
+    assert t.is_async
+    message = t.invoke({"type": "tool_call", "id": "c", "name": "fetch", "args": {"url": "u"}})
+    assert (message.status, message.content) == ("success", "fetched u in 3s")

@@ -241,7 +241,7 @@ def is_async_callable(func: Any) -> bool:
         base = base.func
     unwrapped = inspect.unwrap(base)
     return async_def(func) or (unwrapped is not func and async_def(unwrapped)) or (
-        not inspect.isroutine(func) and callable(func) and async_def(type(func).__call__))
+        not inspect.isroutine(base) and callable(base) and async_def(type(base).__call__))  # (review 284 #5)
 
 
 _MARKED = getattr(asyncio.coroutines, "_is_coroutine", None)  # asgiref's markcoroutinefunction before Python 3.12
