@@ -33,7 +33,7 @@ def test_a_type_error_in_a_field_validator_is_a_validation_error_and_the_tool_do
         ran.append(n)
         return str(n)
 
-    with pytest.raises(ToolValidationError, match="did not run: its arguments could not be checked"):
+    with pytest.raises(ToolValidationError, match="did not run: checking its arguments failed with TypeError"):
         count.invoke({"n": 13})
     message = count.invoke({"name": "count", "args": {"n": 13}, "id": "c1", "type": "tool_call"})
     assert message.status == "error" and "did not run" in message.content and "raised TypeError" not in message.content

@@ -225,9 +225,10 @@ def _validator(validate_python: Callable[[Any], Any], tool_name: str, parameters
 def _unchecked(exc: TypeError, tool_name: str) -> ToolValidationError:
     """The error for arguments whose validation raised ``exc`` rather than a ValidationError (pydantic checking a
     ``date`` against pandas' ``NaT``; a field validator's own TypeError): the tool did not run, so it is no error of
-    the tool's (review 272: "tool 'on_day' raised TypeError")."""
-    return ToolValidationError(f"Tool {tool_name!r} did not run: its arguments could not be checked ({exc}); send "
-                               "each argument as the JSON type its schema gives.", tool_name)
+    the tool's (review 272: "tool 'on_day' raised TypeError"). It gives no advice on the arguments: the TypeError
+    may be a validator's own bug, with arguments sent right (review 284 #7)."""
+    return ToolValidationError(f"Tool {tool_name!r} did not run: checking its arguments failed with TypeError "
+                               f"({exc}).", tool_name)
 
 
 def _model_validate(model: type[BaseModel], tool_name: str, parameters: dict[str, Any],
