@@ -1,9 +1,9 @@
 """Tool results: how a tool's return value or its failure becomes the content of a ToolMessage.
 
 :func:`result_to_content` turns a return value into message content (text, JSON text, or a list of content
-blocks), :func:`truncate_content` bounds its length, and :func:`error_text` writes the one-paragraph error a
-model sees when a call fails. :func:`is_cheap_result` tells, cheaply, whether a result is small enough to
-serialise on the event loop; :func:`bounded_content` serialises a big one piece by piece off the loop.
+blocks), :func:`truncate_content` bounds its length (:mod:`toolwire._result_cut`), and :func:`error_text` writes
+the one-paragraph error a model sees when a call fails. :func:`is_cheap_result` tells, cheaply, whether a result is
+small enough to serialise on the event loop; :func:`bounded_content` serialises a big one piece by piece off the loop.
 :func:`json_ready` makes any value JSON-ready the same way (used for a ToolMessage's ``artifact``). The
 conversions that write a value as JSON text are in :mod:`toolwire._result_json`.
 
@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from toolwire._error_origin import error_wording, hide_unsent_values, raised_in_tool_code
+from toolwire._result_cut import truncate_content  # (re-exported)
 from toolwire._result_json import (
     _MEDIA_BLOCKS,
     _dumps,
@@ -389,88 +390,6 @@ def unsent_result(exc: BaseException, tool_name: str) -> Any:
             "Tool %r ran, but its result could not be sent to the model: %s The value it returned is kept as the "
             "error ToolMessage's artifact.", tool_name, str(exc).rstrip())
     return exc.result
-
-
-def _marker(cut: int, total: int) -> str:
-    return f"\n[... result truncated: {cut} of {total} characters cut; ask for a narrower result ...]"
-
-
-_ERROR = "Error:"  # how every error result starts (error_text, the executor's answers to invalid calls)
-
-
-def truncate_content(content: str | list[Any], limit: int | None, *, error: bool = False) -> str | list[Any]:
-    """Cut text content longer than ``limit`` characters, ending it with a clear marker.
-
-    Args:
-        content: message content: a string, or a list whose text counts together (the limit is on the total
-            text of the result, not per item): its strings, its text blocks' text, and each dict that is no content
-            block (a record such as ``{"url": ..., "text": ...}``) as the JSON text the model gets for it. The item
-            where the limit is reached is cut and ends with the marker (a record then becomes that cut JSON text, a
-            string), the text items after it are dropped, other blocks (images...) kept whole.
-        limit: the most characters to keep; ``None`` keeps everything.
-
-    Returns:
-        ``content`` itself when it fits, else a new string or list. The marker says how many characters
-        were cut of how many: ``[... result truncated: 2 of 6 characters cut; ask for a narrower result ...]``.
-        With ``error`` (the text of an error result, which starts ``Error:``), that word is kept however small
-        ``limit`` is, and the marker gives no advice to narrow a result: ``[... error text truncated: 2 of 30
-        characters cut ...]`` (review 83).
-    """
-    if limit is None:
-        return content
-    if isinstance(content, str):
-        if len(content) <= limit:
-            return content
-        if error:  # (review 83: max_result_chars=1 left "E" and the advice to narrow it)
-            keep = max(limit, len(_ERROR))
-            return content[:keep] + f"\n[... error text truncated: {len(content) - keep} of {len(content)} " \
-                "characters cut ...]"
-        return content[:limit] + _marker(len(content) - limit, len(content))
-    texts = [_item_text(item) for item in content]
-    total = sum(len(text) for text in texts if text is not None)
-    if total <= limit:
-        return content
-    out: list[Any] = []
-    room = limit
-    for item, text in zip(content, texts, strict=True):
-        if text is None:
-            out.append(item)  # an image or other block: kept whole
-        elif room < 0:
-            continue  # past the cut: dropped (counted in the marker)
-        elif len(text) < room:  # (an exact fit with text after it takes the marker)
-            out.append(item)
-            room -= len(text)
-        else:
-            cut = text[:room] + _marker(total - limit, total)
-            out.append({**item, "text": cut} if isinstance(item, dict) and _is_text_block(item) else cut)
-            room = -1
-    return out
-
-
-def _item_text(item: Any) -> str | None:
-    """The text the model gets for one item of a content list, as ``lowering._common.content_parts`` reads it: a
-    string itself, a text block its ``text``, a dict that is no content block (a tool's record) its
-    whole JSON text (review 280 #1: strings and records were not counted against the limit); ``None`` for any other
-    item (an image or other block, kept whole)."""
-    if isinstance(item, str):
-        return item
-    if not isinstance(item, dict):
-        return None
-    if _is_text_block(item):
-        return str(item["text"])
-    from toolwire.models.lowering._common import _GEMINI_PART_KEYS, record_text
-
-    if (not isinstance(item.get("type"), str) or item["type"] == "text") and not (
-            "type" not in item and item.keys() <= _GEMINI_PART_KEYS):
-        return record_text(item)
-    return None
-
-
-def _is_text_block(item: Any) -> bool:
-    """:func:`toolwire.messages.is_text_block`, whose module imports this one."""
-    if not isinstance(item, dict) or not isinstance(item.get("text"), str):
-        return False
-    return item.get("type") == "text" or ("type" not in item and len(item) == 1)
 
 
 def _bounded_json(result: Any, limit: int | None, default: Any = _json_default) -> str:
