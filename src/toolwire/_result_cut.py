@@ -39,6 +39,7 @@ def truncate_content(content: str | list[Any], limit: int | None, *, error: bool
             where the limit is reached is cut and ends with the marker (a record then becomes that cut JSON text, a
             string), the text items after it are dropped, other blocks (images...) kept whole.
         limit: the most characters to keep; ``None`` keeps everything.
+        error: ``content`` is an error result's (a string or a list alike: review 284 #6).
 
     Returns:
         ``content`` itself when it fits, else a new string or list. The marker says how many characters
@@ -58,7 +59,9 @@ def truncate_content(content: str | list[Any], limit: int | None, *, error: bool
     total = sum(len(text) for text in texts if text is not None)
     if total <= limit:
         return content
-    keep = limit
+    keep = max(limit, len(ERROR_START)) if error else limit
+    if total <= keep:
+        return content
     out: list[Any] = []
     room = keep
     for item, text in zip(content, texts, strict=True):
@@ -70,7 +73,7 @@ def truncate_content(content: str | list[Any], limit: int | None, *, error: bool
             out.append(item)
             room -= len(text)
         else:
-            out.append(with_text(item, text[:room] + cut_marker(total - keep, total)))
+            out.append(with_text(item, text[:room] + cut_marker(total - keep, total, error=error)))
             room = -1
     return out
 
