@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from toolwire._result_cut import ends_text, item_text, with_text
 from toolwire.messages import BaseMessage, ToolMessage
 from toolwire.results import truncate_content
 
@@ -49,25 +50,17 @@ class _Result:
         self.content = message.content
         self.total: int | None = None
         self.more: int | None = None
-        content = message.content
-        if isinstance(content, str):
-            found = _MARKER.search(content, max(0, len(content) - _TAIL))
-            if found:
-                self.content = content[:found.start()]
-        else:
-            # (a plain string item is text too, and the executor's marker may end one: review 280 #1)
-            texts = [n for n, b in enumerate(content) if isinstance(b, str) or (isinstance(b, dict)
-                     and b.get("type") == "text" and isinstance(b.get("text"), str))]
-            found = None
-            if texts:
-                item = content[texts[-1]]
-                last = item if isinstance(item, str) else item["text"]
-                found = _MARKER.search(last, max(0, len(last) - _TAIL))
-            if found:
-                self.content = list(content)
-                self.content[texts[-1]] = (last[:found.start()] if isinstance(item, str)
-                                           else {**item, "text": last[:found.start()]})
-        self.length = len(message.text) - (len(found.group()) if found else 0)
+        # (the text the model reads, as truncate_content counts it: plain strings, records as their JSON text,
+        # Responses text parts; and a marker ends the last of them, a cut record being a string: review 284 #3)
+        index, last = ends_text(message.content)
+        found = _MARKER.search(last, max(0, len(last) - _TAIL)) if last else None
+        if found:
+            if index is None:
+                self.content = last[:found.start()]
+            else:
+                self.content = list(message.content)
+                self.content[index] = with_text(self.content[index], last[:found.start()])
+        self.length = _text_length(self.content)
         if found:
             if found["more"]:
                 self.more = int(found["more"])
@@ -104,16 +97,28 @@ class _Result:
                           "narrower result ...]")
             return text[:found.start()] + marker
 
-        if isinstance(content, str):
-            return rewrite(content)
-        return [rewrite(b) if isinstance(b, str) else {**b, "text": rewrite(b["text"])}
-                if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str) else b
-                for b in content]
+        index, last = ends_text(content)
+        if (new := rewrite(last)) == last:
+            return content
+        if index is None:
+            return new
+        content = list(content)
+        content[index] = with_text(content[index], new)
+        return content
+
+
+def _text_length(content: Any) -> int:
+    """The characters of text the model reads in ``content``, as :func:`~toolwire.results.truncate_content` counts
+    them (:func:`~toolwire._result_cut.item_text`: a record as its JSON text, review 284 #3)."""
+    if isinstance(content, str):
+        return len(content)
+    return sum(len(text) for text in map(item_text, content) if text is not None)
 
 
 def _long_results(messages: Sequence[BaseMessage]) -> list[_Result]:
     """The tool results longer than the floor (their text without a marker they already end with)."""
-    found = [_Result(i, m) for i, m in enumerate(messages) if isinstance(m, ToolMessage) and len(m.text) > _FLOOR]
+    found = [_Result(i, m) for i, m in enumerate(messages) if isinstance(m, ToolMessage) and (
+        not isinstance(m.content, str) or len(m.content) > _FLOOR)]  # (a list's records are not in m.text)
     return [r for r in found if r.length > _FLOOR]
 
 
