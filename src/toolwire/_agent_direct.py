@@ -21,6 +21,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from toolwire._result_cut import ends_text
 from toolwire.messages import AIMessage, BaseMessage, ToolMessage
 
 if TYPE_CHECKING:
@@ -68,10 +69,9 @@ def _whole_of(copy: ToolMessage) -> ToolMessage | None:
 
 
 def _cut(result: ToolMessage) -> bool:
-    content = result.content
-    text = content if isinstance(content, str) else next(
-        (b.get("text", "") for b in reversed(content) if isinstance(b, dict) and b.get("type") == "text"), "")
-    return isinstance(text, str) and _CUT_MARKER.search(text) is not None
+    """Whether ``result``'s text ends with the cut marker: at the end of its last item that has text, a plain string
+    (or a record cut, a string then) as well as a text block (review 284 #4: only text blocks were looked at)."""
+    return _CUT_MARKER.search(ends_text(result.content)[1]) is not None
 
 
 def direct_output(result: ToolMessage, source: ToolMessage | None = None) -> ToolMessage:
