@@ -40,7 +40,9 @@ def events(agent: Agent, input: Any, messages: list[BaseMessage], tokens: bool =
             streamed, its chunks yielded as ``"model_chunk"`` events.
 
     Raises:
-        As ``Agent.stream`` documents; a failure carries the conversation so far as ``exc.messages``.
+        As ``Agent.stream`` documents; a failure carries the conversation so far as ``exc.messages``, and the usage
+        of every request the run made before it, summed as ``AgentResult.usage`` is (the structured call's attempts
+        included, whose replies are in no message), as ``exc.usage`` (None when none reported usage; review 285 #2).
     """
     messages.extend(start_messages(input, agent.system_prompt))
     flow = agent._flow(messages)
@@ -52,6 +54,9 @@ def events(agent: Agent, input: Any, messages: list[BaseMessage], tokens: bool =
             kind, payload = flow.send(read_reply(value))  # (its tool_use blocks as calls: review 226 #4)
         except StopIteration:
             return
+        except BaseException as exc:  # MaxStepsExceeded, an input refused: the run's usage on it too
+            usage.onto(exc)
+            raise
         if kind == "event":
             value = yield usage.final(payload)  # (None: the stream's next() sends nothing)
             continue
@@ -71,7 +76,7 @@ def events(agent: Agent, input: Any, messages: list[BaseMessage], tokens: bool =
                 usage.add(value)
         except (Exception, KeyboardInterrupt) as exc:  # Ctrl-C during a long run keeps its work too
             failed = payload.with_answers(exc) if kind == "tools" else model_stopped(exc)  # (review 226 #1)
-            own = keep_run(failed, messages)
+            own = usage.onto(keep_run(failed, messages))  # (this run's own object: review 285 #2)
             if own is exc:
                 raise
             raise own from failed.__cause__  # (one error object raised in two runs: this run's copy; a stop's)
@@ -81,7 +86,7 @@ async def aevents(agent: Agent, input: Any, messages: list[BaseMessage], tokens:
                   ) -> AsyncGenerator[AgentEvent, None]:
     """:meth:`Agent.astream <toolwire.agent.Agent.astream>`'s events: as :func:`events` (same arguments), awaiting
     the model's ``ainvoke`` and the executor's ``acall``; a cancelled run's ``CancelledError`` carries
-    ``exc.messages`` too."""
+    ``exc.messages`` and ``exc.usage`` too."""
     messages.extend(start_messages(input, agent.system_prompt))
     flow = agent._flow(messages)
     value: Any = None
@@ -92,6 +97,9 @@ async def aevents(agent: Agent, input: Any, messages: list[BaseMessage], tokens:
             kind, payload = flow.send(read_reply(value))  # (its tool_use blocks as calls: review 226 #4)
         except StopIteration:
             return
+        except BaseException as exc:  # MaxStepsExceeded, an input refused: the run's usage on it too
+            usage.onto(exc)
+            raise
         if kind == "event":
             value = None
             yield usage.final(payload)
@@ -116,7 +124,7 @@ async def aevents(agent: Agent, input: Any, messages: list[BaseMessage], tokens:
                 usage.add(value)
         except (Exception, asyncio.CancelledError, KeyboardInterrupt) as exc:  # a cancelled run keeps its work too
             failed = payload.with_answers(exc) if kind == "tools" else model_stopped(exc)  # (review 226 #1)
-            own = keep_run(failed, messages)
+            own = usage.onto(keep_run(failed, messages))  # (this run's own object: review 285 #2)
             if own is exc:
                 raise
             raise own from failed.__cause__  # (one error object raised in two runs: this run's copy; a stop's)

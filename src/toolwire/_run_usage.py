@@ -9,13 +9,18 @@ each model reply's usage is added as it comes, and the structured call is made i
 is recorded (:func:`record_attempt`, through a context variable, so that a structured-output model needs no new
 argument; a tool's own structured call, made while tools run, is not recorded). The ``"final"`` event's result
 then gets the total, and ``steps`` counts each of those requests (:meth:`RunUsage.final`).
+
+A run that raises has no result, and the replies of its structured call are not in ``exc.messages`` (which must stay
+the conversation, to resume from), so the error the run raises gets the same total as ``exc.usage``
+(:meth:`RunUsage.onto`, review 285 #2): every request the run made before it failed, the structured call's attempts
+(across ``with_retry``'s tries too) included.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from typing import Any
 
@@ -43,6 +48,12 @@ def _sum(total: Any, usage: Any) -> Any:
     from toolwire.chunks import _add_usage
 
     return _add_usage(total, langchain_usage(usage))  # type: ignore[arg-type]
+
+
+def _copied(total: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of ``total`` whose detail dicts are copies too (None for None)."""
+    return None if total is None else {key: dict(value) if isinstance(value, dict) else value
+                                       for key, value in total.items()}
 
 
 class RunUsage:
@@ -83,7 +94,19 @@ class RunUsage:
         its ``step`` counting them too."""
         if event.type != "final":
             return event
-        usage = None if self.total is None else {
-            key: dict(value) if isinstance(value, dict) else value for key, value in self.total.items()}
-        result = dataclasses.replace(event.data, steps=event.data.steps + self.extra_steps, usage=usage)
+        result = dataclasses.replace(event.data, steps=event.data.steps + self.extra_steps,
+                                     usage=_copied(self.total))
         return dataclasses.replace(event, data=result, step=event.step + self.extra_steps)
+
+    def onto(self, exc: BaseException) -> BaseException:
+        """Write a copy of :attr:`total` (None when no request reported usage) on ``exc``, the error that ends the
+        run, as ``exc.usage``: what the run's result would have had as ``usage``, written over any value there (the
+        driver writes it on this run's own error object, after :func:`~toolwire._agent_checks.keep_run`). An error
+        that refuses new attributes is left as it is.
+
+        Returns:
+            ``exc``.
+        """
+        with suppress(AttributeError, TypeError):
+            exc.usage = _copied(self.total)  # type: ignore[attr-defined]
+        return exc

@@ -179,6 +179,7 @@ class Attempts:
     whose ``response_metadata["attempts_usage"]`` is :attr:`usages`, the usage of every request this call made, that
     reply's own last (its ``usage`` stays its own): the earlier replies are not returned, and their tokens were billed
     (review 281 #1). Each reply is also recorded for an Agent's run (:func:`~toolwire._run_usage.record_attempt`).
+    A request that fails (a ``ProviderError``) gets the usage of the replies before it from :meth:`failed`.
     """
 
     def __init__(self, input: Any, retries: int, name: str,
@@ -228,6 +229,21 @@ class Attempts:
         if not self._include_raw:
             raise error
         return True, {"raw": reply, "parsed": None, "parsing_error": error}
+
+    def failed(self, exc: BaseException) -> BaseException:
+        """Write :attr:`usages` (copies; empty when ``exc`` ended the first request) on ``exc``, the error a request
+        of this call raised (a ``ProviderError``), as ``exc.attempts_usage``, so the tokens of the replies read
+        before it, billed but not returned, can be found (review 285 #2); an error that refuses new attributes is
+        left as it is. For the caller's ``except`` around the model's request.
+
+        Returns:
+            ``exc``, to raise.
+        """
+        from contextlib import suppress
+
+        with suppress(AttributeError, TypeError):
+            exc.attempts_usage = [None if u is None else dict(u) for u in self.usages]  # type: ignore[attr-defined]
+        return exc
 
     def _marked(self, reply: AIMessage) -> AIMessage:
         """``reply``, or after more than one request a copy with ``response_metadata["attempts_usage"]`` (see the
