@@ -173,3 +173,18 @@ def test_executor_cuts_input_text_and_responses_sends_the_cut() -> None:
     lowered = lowering_openai.lower_responses_messages(
         [HumanMessage("hi"), AIMessage("", tool_calls=[tool_call("report", {}, "c1")]), message])[-1]
     assert len(json.dumps(lowered)) < 400
+
+
+@tool(return_direct=True)
+def failing_export() -> ToolMessage:
+    """F."""
+    return ToolMessage("Error: upstream said " + "x" * 500, tool_call_id="x", status="error")
+
+
+def test_an_agents_return_direct_tool_error_result_is_cut_as_an_error() -> None:
+    agent = Agent(ScriptedChatModel([AIMessage("", tool_calls=[tool_call("failing_export", {}, "c1")]),
+                                     AIMessage("sorry")]), [failing_export], max_result_chars=20)
+    result = agent.invoke({"messages": [HumanMessage("export")]})
+    [error] = [m for m in result["messages"] if isinstance(m, ToolMessage)]
+    assert error.status == "error"
+    assert error.content == "Error: upstream said\n[... error text truncated: 501 of 521 characters cut ...]"

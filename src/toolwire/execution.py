@@ -243,9 +243,10 @@ class ToolExecutor:
 
     def _finish(self, tool: Tool, result: Any, call: ToolCall) -> ToolMessage:
         message = tool._to_message(result, call)
-        if self.max_result_chars is not None and tool.name not in self._whole_results:
-            # (a tool's own error result is cut as an error is: "Error:" kept, no advice to narrow it: review 284 #6)
-            content = truncate_content(message.content, self.max_result_chars, error=message.status == "error")
+        error = message.status == "error"  # (a tool's own error result: cut as an error is, "Error:" kept, no advice
+        # to narrow it; also a return_direct tool's, which is no run's output and no Agent cuts: review 284 #6)
+        if self.max_result_chars is not None and (error or tool.name not in self._whole_results):
+            content = truncate_content(message.content, self.max_result_chars, error=error)
             if content is not message.content:
                 message = message.copy(content=content)  # type: ignore[assignment]
         return message
