@@ -382,7 +382,12 @@ class StructuredOutput(Batching):
         def once(value: Any) -> Any:
             attempts = self._attempts(value)
             while True:
-                done, result = attempts.outcome(invoke_whole(self.model, attempts.input, options, self._name))
+                try:
+                    reply = invoke_whole(self.model, attempts.input, options, self._name)
+                except Exception as exc:  # (the earlier replies' usage on it: review 285 #2)
+                    attempts.failed(exc)
+                    raise
+                done, result = attempts.outcome(reply)
                 if done:
                     return result
 
@@ -407,7 +412,12 @@ class StructuredOutput(Batching):
         async def once(value: Any) -> Any:
             attempts = self._attempts(value)
             while True:
-                done, result = attempts.outcome(await ainvoke_whole(self.model, attempts.input, options, self._name))
+                try:
+                    reply = await ainvoke_whole(self.model, attempts.input, options, self._name)
+                except Exception as exc:
+                    attempts.failed(exc)
+                    raise
+                done, result = attempts.outcome(reply)
                 if done:
                     return result
 
@@ -437,7 +447,12 @@ class StructuredOutput(Batching):
     def _stream(self, input: Any, options: dict[str, Any]) -> Iterator[Any]:
         attempts = self._attempts(input)
         while True:
-            done, result = attempts.outcome(self._streamed(attempts.input, options))
+            try:
+                reply = self._streamed(attempts.input, options)
+            except Exception as exc:
+                attempts.failed(exc)
+                raise
+            done, result = attempts.outcome(reply)
             if done:
                 yield result
                 return
@@ -464,7 +479,12 @@ class StructuredOutput(Batching):
     async def _astream(self, input: Any, options: dict[str, Any]) -> AsyncIterator[Any]:
         attempts = self._attempts(input)
         while True:
-            done, result = attempts.outcome(await self._astreamed(attempts.input, options))
+            try:
+                reply = await self._astreamed(attempts.input, options)
+            except Exception as exc:
+                attempts.failed(exc)
+                raise
+            done, result = attempts.outcome(reply)
             if done:
                 yield result
                 return
