@@ -307,9 +307,11 @@ def test_aimessage_takes_usage_metadata_as_usage() -> None:
     counts = {"input_tokens": 3, "output_tokens": 2, "total_tokens": 5}
     message = AIMessage("hi", usage_metadata={**counts, "input_token_details": {"cache_read": 1},
                                               "output_token_details": {"reasoning": 1}})
-    assert message.usage == {**counts, "cached_tokens": 1}
+    # the details other than cache_read are kept (review 287 #1: a reasoning count was lost)
+    assert message.usage == {**counts, "cached_tokens": 1, "output_token_details": {"reasoning": 1}}
     # given back in LangChain's shape too (review 93), and read again as the same usage
-    assert message.usage_metadata == {**counts, "cached_tokens": 1, "input_token_details": {"cache_read": 1}}
+    assert message.usage_metadata == {**counts, "cached_tokens": 1, "input_token_details": {"cache_read": 1},
+                                      "output_token_details": {"reasoning": 1}}
     assert AIMessage("hi", usage_metadata=message.usage_metadata).usage == message.usage
     assert AIMessage("hi", usage_metadata=counts) == AIMessage("hi", usage=counts)
     assert AIMessage("hi", usage=counts, usage_metadata=dict(counts)).usage == counts  # the same counts twice

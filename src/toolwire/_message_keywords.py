@@ -45,7 +45,8 @@ def _whole(value: Any) -> bool:
 def usage_from_langchain(usage: Any) -> Any:
     """LangChain's ``usage_metadata`` as toolwire's :class:`~toolwire.messages.Usage` (a value that is not a
     dict is left for :func:`~toolwire._message_dicts.message_from_dict` to refuse): a missing or None count is 0,
-    a missing ``total_tokens`` the sum, ``input_token_details["cache_read"]`` is ``cached_tokens``.
+    a missing ``total_tokens`` the sum, ``input_token_details["cache_read"]`` is ``cached_tokens``, and the other
+    keys of ``input_token_details``/``output_token_details`` (``cache_creation``, ``reasoning``...) are kept there.
 
     Raises:
         UserError: a token count is not a whole number of 0 or more (text, ``3.5``, ``-1``: review 78; a float with
@@ -68,7 +69,17 @@ def usage_from_langchain(usage: Any) -> Any:
         out[key] = int(value)
     if usage.get("total_tokens") is None:  # left out: the sum, as every provider's total is (review 76)
         out["total_tokens"] = out["input_tokens"] + out["output_tokens"]
+    for key in ("input_token_details", "output_token_details"):  # (kept: cache_creation, reasoning... review 287 #1)
+        kept = {k: v for k, v in details_of(usage, key).items() if k != "cache_read"}  # (that one: cached_tokens)
+        if kept:
+            out[key] = kept  # type: ignore[assignment]
     return out
+
+
+def details_of(usage: Any, key: str) -> dict[str, Any]:
+    """``usage[key]`` (``"input_token_details"`` or ``"output_token_details"``) when it is a dict, else ``{}``."""
+    value = usage.get(key)
+    return value if isinstance(value, dict) else {}
 
 
 def checked_usage(usage: Any, owner: str = "AIMessage") -> Any:

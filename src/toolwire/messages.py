@@ -367,7 +367,8 @@ class AIMessage(BaseMessage):
         id, name: as in :class:`BaseMessage`.
         usage_metadata: LangChain's keyword for ``usage`` (give one of them): its token counts (a missing
             ``total_tokens`` is ``input_tokens + output_tokens``), and ``input_token_details["cache_read"]`` as
-            ``cached_tokens`` (its other details have no place in :class:`Usage`).
+            ``cached_tokens``; its other details (``cache_creation``, ``reasoning``...) are kept in ``usage``'s
+            ``input_token_details``/``output_token_details``.
         additional_kwargs: LangChain's keyword for the provider's extra reply fields, kept where
             :func:`~toolwire.interop.langchain.from_langchain_messages` keeps them:
             ``response_metadata["additional_kwargs"]`` (merged into a dict already there; ``None`` values left out;

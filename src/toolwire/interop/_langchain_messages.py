@@ -61,8 +61,11 @@ def _usage_to_lc(usage: Any) -> Any:
     out: dict[str, Any] = {k: usage.get(k) or 0 for k in ("input_tokens", "output_tokens")}
     total = usage.get("total_tokens")
     out["total_tokens"] = out["input_tokens"] + out["output_tokens"] if total is None else total
-    if usage.get("cached_tokens") is not None:
-        out["input_token_details"] = {"cache_read": usage["cached_tokens"]}
+    for key in ("input_token_details", "output_token_details"):  # (kept whole: cache_creation, reasoning...)
+        if isinstance(usage.get(key), dict):
+            out[key] = dict(usage[key])
+    if usage.get("cached_tokens") is not None:  # (merged, not replacing the other details: review 285 #3)
+        out["input_token_details"] = {**out.get("input_token_details", {}), "cache_read": usage["cached_tokens"]}
     return out
 
 
