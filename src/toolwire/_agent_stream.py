@@ -62,8 +62,8 @@ class AgentResult:
             input conversation), and each request of ``response_format``'s structured call, whose replies are not in
             ``messages``, the attempts of ``with_structured_output(..., retries=n)`` and ``with_retry`` included
             (review 281 #1). ``None`` when no request reported usage. An attribute only: LangGraph's state has no
-            such key, so it is not one of the dict keys below. A run that raises has no result: the usage of its
-            replies is on those in ``exc.messages``.
+            such key, so it is not one of the dict keys below. A run that raises has no result: its error carries
+            the same total, every request up to the failure, as ``exc.usage`` (review 285 #2).
 
     Read as a dict (``result["messages"]``, LangGraph's habit), the result has the keys ``messages``, ``output``,
     ``steps`` and ``stop_reason``, and ``structured_response`` only when the run made one, as LangGraph's state has that

@@ -445,7 +445,8 @@ class Agent(Batching, AgentMethodAdvice):
                 another argument was given (raised at once).
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
             ProviderError: the model failed; ``exc.messages`` holds the conversation so far (see the module docs),
-                as on any other exception from a model call or from the executor, and on a ``KeyboardInterrupt``
+                and ``exc.usage`` the run's usage up to the failure, as ``result.usage`` would have it, as on any
+                other exception from a model call or from the executor, and on a ``KeyboardInterrupt``
                 (Ctrl-C) that stops one (inside ``asyncio.run`` too, where Ctrl-C would otherwise wait for the
                 blocking call to end).
         """
