@@ -34,7 +34,7 @@ from toolwire.models._number_readings import WRITTEN as _NUMBER
 from toolwire.models._number_readings import context_numbers
 from toolwire.models._number_readings import exact as _exact
 from toolwire.models._number_readings import normal_text as _normal
-from toolwire.models._unspaced import has_unspaced, pieces_found, text_measure, word_start
+from toolwire.models._unspaced import has_unspaced, pieces_found, text_measure, whole_run, word_start
 from toolwire.parsing._python_parse import parse_source
 
 if TYPE_CHECKING:
@@ -318,7 +318,9 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
         of the 23 multi-word irrelevance declines into a call), or, for an ISO 8601 date, time or date-time, each of
         its parts in a form people write it (``2025-05-02T09:00`` for "May 2nd, 2025 at 9am";
         :func:`~toolwire.models._date_values.date_time_in_context`). In a script written without spaces
-        (Chinese, Japanese, Thai...) any place is the start of a word (``"北京"`` in "明天北京的天气"), and a value of
+        (Chinese, Japanese, Thai...) any place is the start of a word (``"北京"`` in "明天北京的天气"), but a value
+        shorter than a word there (one character; :func:`~toolwire.models._unspaced.whole_run`) is found only as a
+        whole run of such letters (``"天"`` is not in "明天北京的天气"), and a value of
         two words or more by :func:`~toolwire.models._unspaced.text_measure` is found when its runs are made of
         pieces of the conversation a word long or more (``"東京大阪天気"``;
         :func:`~toolwire.models._unspaced.pieces_found`). For a number: whether it is written there, exactly (``5``
@@ -337,7 +339,9 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
         # at the start of a word: "Rome" is not in "Jerome", but "in" is in "inches" and "EUR" in "euros"
         # (abbreviations the model writes for the user's words)
         # (anywhere in a script written without spaces: "北京" in "明天北京的天气"; review 282 #1)
-        if re.search(word_start(wanted[0]) + re.escape(wanted), words):
+        # (but shorter than a word there, only as a whole run: not 天 in "明天北京的天气"; review 286 #6)
+        behind, ahead = whole_run(wanted) if not wanted.isascii() else ("", "")
+        if re.search(word_start(wanted[0]) + behind + re.escape(wanted) + ahead, words):
             return True
         if (dated := date_time_in_context(wanted, words, numbers)) is not None:  # 2025-05-02T09:00 for "May 2, 9am"
             return dated

@@ -11,7 +11,9 @@ is any character, so here:
   aside), and each such word as five characters (an English word with its space), so that a value is measured as
   the same value written in English would be (:func:`text_measure`);
 * a value that starts with such a letter is found anywhere in the conversation (:func:`word_start`), and a letter of
-  such a script before a value in another script starts a word ("iPhone" in 我想买iPhone手机);
+  such a script before a value in another script starts a word ("iPhone" in 我想买iPhone手机); but a value shorter
+  than a word (one Han or kana character, fewer than four Thai letters) only as a whole run (:func:`whole_run`:
+  天 is not said in 明天北京的天气, as "Rome" is not in "Jerome"; review 286 #6);
 * a value put together anew from the conversation's words (東京大阪天気 from 東京の天気と大阪の天気を比べて) is found
   when its runs are made of pieces the conversation holds, each at least a word long (:func:`pieces_found`).
 
@@ -24,7 +26,7 @@ import math
 import re
 import unicodedata
 
-__all__ = ["UNSPACED", "has_unspaced", "pieces_found", "text_measure", "word_start"]
+__all__ = ["UNSPACED", "has_unspaced", "pieces_found", "text_measure", "whole_run", "word_start"]
 
 # letters (and the few marks that go inside words) of the ideographic and syllabic scripts: the iteration marks
 # 々〆〇, Hangzhou numerals, Hiragana, Katakana (its middle dot ・, which parts foreign names, left out), Bopomofo, CJK
@@ -104,6 +106,26 @@ def word_start(first: str, underscore: bool = True) -> str:
     if _ONE.match(first) or not (first.isalnum() or first == "_"):
         return ""
     return rf"(?<![^\W{UNSPACED}])" if underscore else rf"(?<![^\W_{UNSPACED}])"
+
+
+def whole_run(value: str) -> tuple[str, str]:
+    """The look-behind and look-ahead to put around ``value`` when it is one run of letters of a script written
+    without spaces shorter than a word (:func:`text_measure`'s word: two Han or kana characters, four Thai, Lao...
+    letters, combining marks aside), so that it is found only as a whole run of such letters (京 in "城市：京", not in
+    "南京"); ``("", "")`` for any other value.
+
+    Args:
+        value: a value, normalised as the conversation's text is.
+
+    Returns:
+        ``(behind, ahead)``: two regular expressions without groups, both empty or both "no such letter there".
+    """
+    if not has_unspaced(value) or _RUNS.fullmatch(value) is None:
+        return "", ""
+    letters = sum(1 for c in value if not unicodedata.category(c).startswith("M"))
+    if letters >= _least(value):
+        return "", ""
+    return f"(?<![{UNSPACED}])", f"(?![{UNSPACED}])"
 
 
 def _covered(run: str, words: str, least: int, most: int) -> bool:
