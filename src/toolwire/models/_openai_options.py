@@ -20,6 +20,7 @@ from typing import Any
 
 from toolwire._warn_site import warn_user
 from toolwire.errors import UserError
+from toolwire.models._sdk_options import shown_value
 from toolwire.models.lowering.openai import _REASONING_MODEL
 
 __all__ = ["NOT_REQUEST_FIELDS", "REQUEST_OPTIONS", "leave_out_refused_temperature", "refuse_unknown",
@@ -65,8 +66,8 @@ def taken_options(owner: str, given: Mapping[str, Any], model_kwargs: Any, *, re
         if not ok(value):
             raise UserError(f"{owner}: {name} must be {kind}, not {value!r}.")
         if isinstance(model_kwargs, Mapping) and name in model_kwargs and model_kwargs[name] != value:
-            raise UserError(f"{owner} got {name}={value!r} and model_kwargs={{{name!r}: {model_kwargs[name]!r}}}: "
-                            f"give {name} once.")
+            raise UserError(f"{owner} got {name}={shown_value(name, value)} and model_kwargs={{{name!r}: "
+                            f"{shown_value(name, model_kwargs[name])}}}: give {name} once.")
         taken[name] = dict(value) if name == "reasoning" else value
     if "reasoning" in taken and not responses and not compatible:
         raise UserError(f"{owner}: reasoning={taken['reasoning']!r} is an option of the Responses API: pass "

@@ -22,7 +22,7 @@ from typing import Any
 from toolwire.errors import UserError
 
 __all__ = ["check_call_options", "check_generation_options", "check_model_kwargs", "model_argument",
-           "refuse_class_format", "refuse_untaken", "untaken_names"]
+           "refuse_class_format", "refuse_untaken", "shown_value", "untaken_names"]
 
 
 def _number(value: Any) -> bool:
@@ -185,7 +185,8 @@ def merge_model_kwargs(owner: str, options: Mapping[str, Any]) -> dict[str, Any]
 
     Raises:
         UserError: ``model_kwargs`` is refused as the constructor refuses it (:func:`check_model_kwargs`), or it
-            gives a key of ``options`` another value (``temperature=0`` and ``model_kwargs={"temperature": 1}``).
+            gives a key of ``options`` another value (``temperature=0`` and ``model_kwargs={"temperature": 1}``;
+            the values shown only for the options a repr shows, :func:`shown_value`).
     """
     if "model_kwargs" not in options:
         return options if isinstance(options, dict) else dict(options)
@@ -193,9 +194,19 @@ def merge_model_kwargs(owner: str, options: Mapping[str, Any]) -> dict[str, Any]
     extra = check_model_kwargs(owner, options["model_kwargs"])
     for key, value in extra.items():
         if key in rest and rest[key] != value:
-            raise UserError(f"{owner} got {key}={rest[key]!r} and model_kwargs={{{key!r}: {value!r}}}: give {key} "
-                            "once, as an option of its own or in model_kwargs.")
+            raise UserError(f"{owner} got {key}={shown_value(key, rest[key])} and model_kwargs={{{key!r}: "
+                            f"{shown_value(key, value)}}}: give {key} once, as an option of its own or in "
+                            "model_kwargs.")
     return {**rest, **extra}
+
+
+def shown_value(key: str, value: Any) -> str:
+    """``value`` of the option ``key`` as a message shows it: its repr for an option a model's repr shows
+    (``temperature``, ``stop``...: :data:`~toolwire.models._runnable._SHOWN_OPTIONS`), else ``...``, as the repr of
+    a binding shows it, so a header holding a token (``extra_headers``) never appears (review 287 #5)."""
+    from toolwire.models._runnable import _SHOWN_OPTIONS
+
+    return repr(value) if key in _SHOWN_OPTIONS else "..."
 
 
 def check_call_options(owner: str, options: Mapping[str, Any]) -> dict[str, Any]:
