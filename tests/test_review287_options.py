@@ -16,7 +16,6 @@ import pytest
 from toolwire import HumanMessage
 from toolwire.errors import UserError
 from toolwire.models import ChatOpenAI
-from toolwire.models.base import ChatRequest
 
 pytest.importorskip("openai")
 

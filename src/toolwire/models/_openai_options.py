@@ -23,8 +23,8 @@ from toolwire.errors import UserError
 from toolwire.models._sdk_options import shown_value
 from toolwire.models.lowering.openai import _REASONING_MODEL
 
-__all__ = ["NOT_REQUEST_FIELDS", "REQUEST_OPTIONS", "leave_out_refused_temperature", "refuse_unknown",
-           "responses_fields", "taken_options"]
+__all__ = ["NOT_REQUEST_FIELDS", "REQUEST_OPTIONS", "leave_out_refused_temperature", "refuse_chat_reasoning",
+           "refuse_unknown", "responses_fields", "taken_options"]
 
 REQUEST_OPTIONS = ("reasoning_effort", "reasoning", "verbosity", "service_tier")
 """langchain-openai's ``ChatOpenAI`` fields that ``ChatOpenAI`` takes as keywords and sends as request fields."""
@@ -54,9 +54,9 @@ def taken_options(owner: str, given: Mapping[str, Any], model_kwargs: Any, *, re
         ``{name: value}`` of those given (a ``reasoning`` dict copied).
 
     Raises:
-        UserError: a value of the wrong kind; a name ``model_kwargs`` gives another value; ``reasoning`` for Chat
-            Completions on OpenAI or Azure, which take ``reasoning_effort`` there (the Responses API takes
-            ``reasoning``).
+        UserError: a value of the wrong kind; a name ``model_kwargs`` gives another value; ``reasoning`` (as a keyword
+            or in ``model_kwargs``) for Chat Completions on OpenAI or Azure, which take ``reasoning_effort`` there
+            (the Responses API takes ``reasoning``: :func:`refuse_chat_reasoning`).
     """
     taken: dict[str, Any] = {}
     for name, value in given.items():
@@ -69,10 +69,37 @@ def taken_options(owner: str, given: Mapping[str, Any], model_kwargs: Any, *, re
             raise UserError(f"{owner} got {name}={shown_value(name, value)} and model_kwargs={{{name!r}: "
                             f"{shown_value(name, model_kwargs[name])}}}: give {name} once.")
         taken[name] = dict(value) if name == "reasoning" else value
-    if "reasoning" in taken and not responses and not compatible:
-        raise UserError(f"{owner}: reasoning={taken['reasoning']!r} is an option of the Responses API: pass "
-                        "use_responses_api=True too, or reasoning_effort='low' (its effort) for Chat Completions.")
+    if not responses and not compatible:
+        refuse_chat_reasoning(owner, "", taken)
+        if isinstance(model_kwargs, Mapping):
+            refuse_chat_reasoning(owner, "model_kwargs", model_kwargs)
     return taken
+
+
+def refuse_chat_reasoning(owner: str, where: str, options: Mapping[str, Any]) -> None:
+    """Refuse a ``reasoning`` among ``options`` given to Chat Completions on OpenAI or Azure (the caller knows the
+    API), which has ``reasoning_effort`` instead and answers ``reasoning`` with 400 "Unrecognized request argument":
+    the one check of the constructor's keyword, its ``model_kwargs``, ``bind`` and a call's options (review 287 #6).
+
+    Args:
+        owner: the class's name.
+        where: ``""`` for the constructor's keyword, else where it was given (``"model_kwargs"``, ``"a call's
+            options"``), as the message names it.
+        options: the options given.
+
+    Raises:
+        UserError: ``"ChatOpenAI: reasoning={'effort': 'low'} in model_kwargs is an option of the Responses API: ..."``
+            naming ``use_responses_api=True`` and the ``reasoning_effort`` to give instead.
+    """
+    if "reasoning" not in options:
+        return
+    value = options["reasoning"]
+    effort = value.get("effort") if isinstance(value, Mapping) else None
+    place = f" in {where}" if where else ""
+    instead = f"give its effort as reasoning_effort={effort!r}" if isinstance(effort, str) else \
+        "give reasoning_effort (such as 'low')"
+    raise UserError(f"{owner}: reasoning={value!r}{place} is an option of the Responses API: build the model with "
+                    f"use_responses_api=True, or {instead} for Chat Completions.")
 
 
 def _effort_none(options: Mapping[str, Any]) -> bool:

@@ -27,6 +27,7 @@ from toolwire.models._openai_errors import own_server as _own_server
 from toolwire.models._openai_errors import server_hint as _server_hint
 from toolwire.models._openai_options import (
     leave_out_refused_temperature,
+    refuse_chat_reasoning,
     refuse_unknown,
     responses_fields,
     taken_options,
@@ -221,10 +222,15 @@ class ChatOpenAI(SDKChatModel):
         not (review 187 #4).
 
         Raises:
-            UserError: see :func:`~toolwire.models._sdk_options.refuse_class_format` and the base class.
+            UserError: see :func:`~toolwire.models._sdk_options.refuse_class_format` and the base class; ``reasoning``
+                for Chat Completions on OpenAI or Azure, as the constructor refuses it
+                (:func:`~toolwire.models._openai_options.refuse_chat_reasoning`, ``bind`` too: review 287 #6).
         """
         refuse_class_format(type(self).__name__, "a call's options", options, schema_dict=not self.use_responses_api)
-        return super()._request(input, options)
+        request = super()._request(input, options)
+        if not self.use_responses_api and not self._compatible:
+            refuse_chat_reasoning(type(self).__name__, "a call's options", request.options)
+        return request
 
     def _structured_parallel(self) -> bool | None:
         """This model's own ``parallel_tool_calls`` (``None``: the field is not sent): OpenAI's o-series reasoning
