@@ -79,26 +79,28 @@ def check_description(name: str, description: Any, *, required: bool = False) ->
                       f"does{advice}.")
 
 
-def check_name(name: str) -> str:
+def check_name(name: str, taken: Collection[str] = ()) -> str:
     """Return ``name`` if it is a valid tool name (:data:`NAME_RE`), else raise :class:`SchemaError` saying how to
-    fix it."""
+    fix it; for a name with letters beyond ASCII, the ASCII name suggested is not one of ``taken`` (the names of the
+    other tools of the same set, where known: ``preco_2`` when ``preco`` is one; review 286 #7)."""
     if name == "<lambda>":  # a lambda's __name__ (review 52)
         raise SchemaError("A lambda has no name or docstring to make a tool from: use Tool.from_function(func, "
                           "name=\"...\", description=\"...\"), or write a def with a docstring.")
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):  # fullmatch: "$" would allow a final "\n"
         raise SchemaError(
             f"Tool name {name!r} is not allowed: use 1 to 64 ASCII letters, digits, '_' or '-' "
-            f"(the rule of the OpenAI and Anthropic APIs){_ascii_advice(name)}."
+            f"(the rule of the OpenAI and Anthropic APIs){_ascii_advice(name, taken)}."
         )
     return name
 
 
-def _ascii_advice(name: Any) -> str:
+def _ascii_advice(name: Any, taken: Collection[str] = ()) -> str:
     """The end of :func:`check_name`'s message for a name with letters beyond ASCII (``calcular_preço``, legal in
-    Python): the ASCII name to give and how a function keeps its own (review 282 #3); "" for any other name."""
+    Python): the ASCII name to give, not one of ``taken`` (:func:`free_name`), and how a function keeps its own
+    (review 282 #3); "" for any other name."""
     if not isinstance(name, str) or name.isascii() or len(name) > 64:
         return ""
-    plain = ascii_name(name)
+    plain = free_name(ascii_name(name), taken)
     if not plain:  # (no letter has an ASCII form: 天気)
         return "; a function keeps its Python name with @tool(name=\"...\") given such a name"
     return f", such as {plain!r} (a function keeps its Python name with @tool(name=\"{plain}\"))"
@@ -114,6 +116,17 @@ def ascii_name(name: str) -> str:
     """
     plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
     return _BAD_RUNS.sub("_", plain).strip("_-")[:64]
+
+
+def free_name(plain: str, taken: Collection[str]) -> str:
+    """``plain`` (a valid tool name, or "") when it is not one of ``taken``, else the first of ``plain_2``,
+    ``plain_3``... that is not (``plain`` cut so that the name stays within 64 characters); "" for ""."""
+    number = 1
+    name = plain
+    while name and name in taken:
+        number += 1
+        name = f"{plain[:64 - len(str(number)) - 1]}_{number}"
+    return name
 
 
 def valid_name(name: str, fallback: str) -> str:

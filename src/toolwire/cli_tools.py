@@ -126,12 +126,13 @@ def _load_tools(spec: str, *, server_tools: bool) -> list[Any]:
             raise UserError(f"TOOLS in {spec!r} must be a list of tools, not {type(explicit).__name__}: write "
                             "TOOLS = [my_tool, ...].")
         found = []
-        for entry in explicit:
+        for entry in (entries := list(explicit)):
             label = getattr(entry, "__name__", None) or (entry.get("name") if isinstance(entry, Mapping) else None) \
                 or type(entry).__name__
             try:
                 converted = to_tool(entry)
             except Exception as exc:
+                exc = _named_among(label, exc, [_entry_name(other) for other in entries if other is not entry])
                 raise UserError(f"The TOOLS entry {label!r} in {spec!r} cannot be a tool ({_first_sentence(exc)}): "
                                 "fix it or take it out of TOOLS.") from None
             if isinstance(converted, ServerTool) and not server_tools:
@@ -144,11 +145,9 @@ def _load_tools(spec: str, *, server_tools: bool) -> list[Any]:
     else:
         found = [v for name, v in vars(module).items() if isinstance(v, Tool) and not name.startswith("_")]
         if not found:
-            found = [
-                _documented_function_tool(v, name, spec) for name, v in vars(module).items()
-                if inspect.isfunction(v) and not name.startswith("_")
-                and v.__module__ == module.__name__ and inspect.getdoc(v)
-            ]
+            documented = {name: v for name, v in vars(module).items() if inspect.isfunction(v)
+                          and not name.startswith("_") and v.__module__ == module.__name__ and inspect.getdoc(v)}
+            found = [_documented_function_tool(v, name, spec, documented) for name, v in documented.items()]
     unique = {id(t): t for t in found}  # an alias (`weather = get_weather`) is the same tool, counted once
     tools = [t for t in unique.values() if isinstance(t, Tool | ServerTool)]
     if not tools:
@@ -507,8 +506,32 @@ def _first_sentence(exc: BaseException) -> str:
     return head[:-1] if head.endswith(".") and not head.endswith("..") else head
 
 
-def _documented_function_tool(func: Any, name: str, spec: str) -> Tool:
-    """A public function with a docstring as a tool (:func:`load_tools`' rule for a file without @tool).
+def _entry_name(entry: Any) -> Any:
+    """The tool name a ``TOOLS`` entry asks for: a tool's name, a function's, a schema's ``name``; None if none."""
+    if isinstance(entry, Mapping):
+        function = entry.get("function")
+        return function.get("name") if isinstance(function, Mapping) else entry.get("name")
+    return getattr(entry, "name", None) if isinstance(entry, Tool | ServerTool) else getattr(entry, "__name__", None)
+
+
+def _named_among(label: Any, exc: Exception, others: Iterable[Any]) -> Exception:
+    """``exc``, or for an entry whose name has letters beyond ASCII, the name error again with an ASCII name to
+    suggest that the other entries (``others``: their names) do not have (review 286 #7)."""
+    from toolwire._tool_checks import NAME_RE, check_name
+
+    if not isinstance(label, str) or label.isascii() or NAME_RE.fullmatch(label):
+        return exc
+    try:
+        check_name(label, taken={name for name in others if isinstance(name, str)})
+    except SchemaError as named:
+        return named
+    return exc
+
+
+def _documented_function_tool(func: Any, name: str, spec: str, documented: Mapping[str, Any] | None = None) -> Tool:
+    """A public function with a docstring as a tool (:func:`load_tools`' rule for a file without @tool);
+    ``documented``: the file's functions that become tools this way, by name (the ASCII name suggested for one named
+    beyond ASCII is none of theirs: review 286 #7).
 
     Raises:
         UserError: one line naming the function and the file, and what to do, when it cannot be a tool.
@@ -516,11 +539,12 @@ def _documented_function_tool(func: Any, name: str, spec: str) -> Tool:
     try:
         return Tool.from_function(func)
     except Exception as exc:
-        from toolwire._tool_checks import NAME_RE, ascii_name
+        from toolwire._tool_checks import NAME_RE, ascii_name, free_name
 
         own = getattr(func, "__name__", name)
         if isinstance(own, str) and not NAME_RE.fullmatch(own):  # (calcular_preço: @tool alone would fail the same
-            given = ascii_name(own) if len(own) <= 64 else ""  # way, review 282 #3)
+            taken = {getattr(f, "__name__", n) for n, f in (documented or {}).items() if f is not func}  # way, 282 #3)
+            given = free_name(ascii_name(own), taken) if len(own) <= 64 else ""
             raise UserError(
                 f"The function {name!r} in {spec!r} cannot be a tool under its own name (a tool name is 1 to 64 ASCII "
                 "letters, digits, '_' or '-', the rule of the OpenAI and Anthropic APIs): mark the file's tools with "
