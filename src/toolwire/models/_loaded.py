@@ -5,8 +5,9 @@
 holds it (``ChatLlamaCpp`` objects and their ``bind_tools`` copies, replies in progress): the cache holds it weakly, so
 when the last holder lets go (``ChatLlamaCpp.close()``, or the object is garbage-collected) its llama.cpp context and
 weights are freed at once (those still loaded are freed at exit, before llama-cpp-python's own finalisers would
-fail). Replies take turns on a model (:mod:`toolwire.models._turns`), since a llama.cpp context holds one reply's state
-at a time.
+fail, except one a reply is still running on: a daemon thread inside llama.cpp; the operating system frees it).
+Replies take turns on a model (:mod:`toolwire.models._turns`), since a llama.cpp context holds one reply's state at a
+time.
 """
 
 from __future__ import annotations
@@ -151,7 +152,8 @@ class LoadedModel:
         self.chat_template = ChatTemplate(self.template, bos_token=self._piece(self.bos),
                                           eos_token=self._piece(llm.token_eos()))
         # freed with this object (review 283 #1); at exit _close_models frees what is left, in this process only
-        weakref.finalize(self, _free, llm, self._samplers, self.pid).atexit = False
+        self._finalizer = weakref.finalize(self, _free, llm, self._samplers, self.pid)
+        self._finalizer.atexit = False
 
     def _piece(self, token: int) -> str:
         if token is None or token < 0:
@@ -422,16 +424,44 @@ def check_process(loaded: LoadedModel) -> None:
                         "'spawn' start method).")
 
 
+def _stepping(loaded: LoadedModel) -> bool:
+    """Whether a reply is now running a step on ``loaded`` (inside llama.cpp, maybe on a daemon thread)."""
+    holder = getattr(getattr(loaded, "turns", None), "holder", None)
+    return bool(holder is not None and holder.stepping)
+
+
+def _close_at_exit(loaded: LoadedModel) -> None:
+    """Free ``loaded`` at exit unless a reply is running a step on it (review 286 #1: a daemon thread, such as the
+    one of an ``ainvoke`` that ``asyncio.wait_for`` timed out, may still be inside llama.cpp, and freeing the model
+    under it crashed the process): that one is left to the operating system, and its finaliser is detached.
+
+    The model's turn lock is taken and kept: the threads left at exit are daemons, and none may start another step
+    on a model freed (or left) here; the thread calling this may still end its own replies (the lock is
+    re-entrant)."""
+    finalizer = getattr(loaded, "_finalizer", None)
+    turns = getattr(loaded, "turns", None)
+    lock = getattr(turns, "changed", None)
+    if lock is not None and not lock.acquire(timeout=1.0):  # (held only for a moment by a step's start or end)
+        if finalizer is not None:
+            finalizer.detach()
+        return
+    if not _stepping(loaded):
+        _free(loaded.llm, getattr(loaded, "_samplers", _Recent(0)), getattr(loaded, "pid", os.getpid()))
+    if finalizer is not None:
+        finalizer.detach()
+
+
 @atexit.register
 def _close_models() -> None:
-    """Free the cached models before interpreter shutdown (llama-cpp-python's finalisers fail later); a child of
-    ``os.fork()`` leaves the models it inherited alone."""
+    """Free the cached models before interpreter shutdown (llama-cpp-python's finalisers fail later), except one a
+    reply is running on (:func:`_close_at_exit`); a child of ``os.fork()`` leaves the models it inherited alone."""
     with _MODELS_LOCK:
-        for loaded in list(_MODELS.values()):
-            if getattr(loaded, "pid", os.getpid()) == os.getpid():
-                with contextlib.suppress(Exception):
-                    loaded.llm.close()
+        models = {id(loaded): loaded for loaded in _MODELS.values()}
         _MODELS.clear()
+    for loaded in models.values():
+        if getattr(loaded, "pid", os.getpid()) == os.getpid():
+            with contextlib.suppress(Exception):
+                _close_at_exit(loaded)
 
 
 def _file_identity(path: Path) -> tuple[int, int, int, int] | None:

@@ -1,0 +1,132 @@
+"""Review 286 #1, #3, #5: the embedded model's lifetime.
+
+- #1: at exit, a model a reply is still running a step on (a daemon thread inside llama.cpp: a timed-out ``ainvoke``)
+  is not freed under it (that crashed the process, status 139); others are, and no thread starts another step after.
+- #3: the model used last stays loaded after its ChatLlamaCpp is dropped (one model), so a ChatLlamaCpp made per
+  question does not load the file again; another ``n_ctx`` replaces it; ``close()`` still frees at once.
+- #5: a ``close()`` called while another thread loads the model is not lost: the model is not kept.
+
+The cache logic runs on a fake llama.cpp (no weights); one test, marked ``model``, runs the real one in a subprocess.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import types
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+pytest.importorskip("numpy")
+
+
+class _FakeLlama:
+    """What LoadedModel reads from a ``llama_cpp.Llama``; records each one made and closed."""
+
+    metadata: ClassVar[dict[str, str]] = {}
+    _model = types.SimpleNamespace(vocab=None)
+    made: ClassVar[list[_FakeLlama]] = []
+
+    def __init__(self, n_ctx: int) -> None:
+        self.size = n_ctx
+        self.closed = 0
+        _FakeLlama.made.append(self)
+
+    def token_bos(self) -> int:
+        return -1
+
+    def token_eos(self) -> int:
+        return -1
+
+    def n_ctx(self) -> int:
+        return self.size
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """A fake llama.cpp, an empty model cache and no model held; yields a fake GGUF path."""
+    from toolwire.models import _loaded, llamacpp
+
+    lib = types.SimpleNamespace(llama_token_to_piece=None, llama_vocab_is_eog=None,
+                                llama_vocab_get_add_bos=lambda vocab: 0)
+    monkeypatch.setattr(_loaded, "_llama_cpp", lambda: lib)
+    monkeypatch.setattr(llamacpp, "_llama_cpp", lambda: lib)
+    monkeypatch.setattr(_loaded, "_llama", lambda lib, path, n_ctx, *rest: _FakeLlama(n_ctx))
+    monkeypatch.setattr(_loaded, "_MODELS", type(_loaded._MODELS)())
+    monkeypatch.setattr(_FakeLlama, "made", [])
+    path = tmp_path / "tiny.gguf"
+    path.write_bytes(b"not read: llama.cpp is a fake here")
+    yield path
+
+
+def _model(path: Path, n_ctx: int = 64) -> Any:
+    from toolwire.models.llamacpp import ChatLlamaCpp
+
+    return ChatLlamaCpp(str(path), n_ctx=n_ctx)
+
+
+# ---- #1: exit while a reply runs
+
+
+def test_exit_leaves_a_model_a_step_runs_on_and_frees_the_others(fake: Path) -> None:
+    from toolwire.models import _loaded
+    from toolwire.models._turns import Turn
+
+    running, paused = _model(fake, 64), _model(fake, 128)
+    busy, idle = running.load(), paused.load()
+    step = Turn(busy)
+    step.begin()  # a reply inside llama.cpp (on a daemon thread, at exit)
+    between = Turn(idle)
+    between.begin()
+    between.pause()  # a reply between two tokens
+    _loaded._close_models()
+    assert busy.llm.closed == 0 and idle.llm.closed == 1
+    assert not busy._finalizer.alive  # not freed later by its finaliser either (the OS frees it)
+
+    got: list[bool] = []
+    other = threading.Thread(target=lambda: got.append(idle.turns.changed.acquire(blocking=False)))
+    other.start()
+    other.join()
+    assert got == [False]  # no other thread may start a step on the freed model
+    step.pause()  # the thread that exits may still end its own replies (the lock is re-entrant)
+    step.end()
+    between.end()
+
+
+@pytest.mark.model
+def test_a_program_ending_while_a_daemon_thread_generates_exits_cleanly(tmp_path: Path) -> None:
+    pytest.importorskip("llama_cpp")
+    from toolwire.models.pull import find_model
+
+    if find_model("smollm2-135m") is None:
+        pytest.skip("smollm2-135m is not pulled")
+    script = tmp_path / "exit_while_generating.py"
+    script.write_text(textwrap.dedent("""
+        import threading
+        from toolwire.models.llamacpp import ChatLlamaCpp
+
+        model = ChatLlamaCpp("smollm2-135m", max_tokens=400, n_ctx=2048, pull=False, prompt_cache=False)
+        loaded = model.load()
+        started = threading.Event()
+
+        def reply():
+            for _ in model.stream("Write a long story about a dragon."):
+                started.set()
+
+        threading.Thread(target=reply, daemon=True).start()
+        started.wait(60)
+        print("main exits", flush=True)
+    """))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "main exits" in done.stdout and "Traceback" not in done.stderr, done.stderr[-2000:]
