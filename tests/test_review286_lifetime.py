@@ -11,6 +11,7 @@ The cache logic runs on a fake llama.cpp (no weights); one test, marked ``model`
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -62,6 +63,7 @@ def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     monkeypatch.setattr(llamacpp, "_llama_cpp", lambda: lib)
     monkeypatch.setattr(_loaded, "_llama", lambda lib, path, n_ctx, *rest: _FakeLlama(n_ctx))
     monkeypatch.setattr(_loaded, "_MODELS", type(_loaded._MODELS)())
+    monkeypatch.setattr(_loaded, "_HELD", [])
     monkeypatch.setattr(_FakeLlama, "made", [])
     path = tmp_path / "tiny.gguf"
     path.write_bytes(b"not read: llama.cpp is a fake here")
@@ -130,3 +132,46 @@ def test_a_program_ending_while_a_daemon_thread_generates_exits_cleanly(tmp_path
                           env={**os.environ, "PYTHONFAULTHANDLER": "1"})
     assert done.returncode == 0, done.stderr[-2000:]
     assert "main exits" in done.stdout and "Traceback" not in done.stderr, done.stderr[-2000:]
+
+
+# ---- #3: a ChatLlamaCpp per question
+
+
+def test_a_model_made_per_question_finds_the_last_one_loaded(fake: Path) -> None:
+    for _ in range(3):
+        model = _model(fake)
+        model.load()
+        del model
+        gc.collect()
+    assert len(_FakeLlama.made) == 1 and _FakeLlama.made[0].closed == 0
+
+
+def test_another_n_ctx_replaces_the_model_held(fake: Path) -> None:
+    first = _model(fake, 64)
+    first.load()
+    del first
+    second = _model(fake, 128)
+    second.load()
+    gc.collect()
+    assert [llm.closed for llm in _FakeLlama.made] == [1, 0]  # one model kept, not two
+
+
+def test_close_still_frees_at_once(fake: Path) -> None:
+    model = _model(fake)
+    model.load()
+    gc.disable()
+    try:
+        model.close()
+        assert _FakeLlama.made[0].closed == 1
+    finally:
+        gc.enable()
+
+
+def test_close_of_another_model_leaves_the_hold(fake: Path) -> None:
+    kept, other = _model(fake, 64), _model(fake, 128)
+    other.load()
+    kept.load()  # the one used last: held
+    other.close()
+    del kept
+    gc.collect()
+    assert [llm.closed for llm in _FakeLlama.made] == [1, 0]

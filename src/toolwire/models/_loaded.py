@@ -4,10 +4,11 @@
 :func:`load_model` shares one :class:`LoadedModel` per resolved file path and ``n_ctx`` among everything that
 holds it (``ChatLlamaCpp`` objects and their ``bind_tools`` copies, replies in progress): the cache holds it weakly, so
 when the last holder lets go (``ChatLlamaCpp.close()``, or the object is garbage-collected) its llama.cpp context and
-weights are freed at once (those still loaded are freed at exit, before llama-cpp-python's own finalisers would
-fail, except one a reply is still running on: a daemon thread inside llama.cpp; the operating system frees it).
-Replies take turns on a model (:mod:`toolwire.models._turns`), since a llama.cpp context holds one reply's state at a
-time.
+weights are freed at once. The model used last is held as well (one model), so that a ``ChatLlamaCpp`` made per
+question does not load the file again; ``close()`` lets that hold go too. Those still loaded are freed at exit, before
+llama-cpp-python's own finalisers would fail, except one a reply is still running on (a daemon thread inside
+llama.cpp), which is left to the operating system. Replies take turns on a model (:mod:`toolwire.models._turns`),
+since a llama.cpp context holds one reply's state at a time.
 """
 
 from __future__ import annotations
@@ -22,10 +23,9 @@ import os
 import threading
 import time
 import weakref
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -36,6 +36,7 @@ from toolwire.models._decoding import GrammarSampler
 from toolwire.models._gguf import _GGUF_TEXT_MAX, gguf_metadata, trained_context  # noqa: F401 (the tests' names)
 from toolwire.models._load_interrupt import load_or_interrupt
 from toolwire.models._prompt_cache import PromptCache
+from toolwire.models._recent import _Recent
 from toolwire.models._special import Neutraliser, control_strings, template_markup
 from toolwire.models._threads import check_n_threads, default_n_threads
 from toolwire.models._turns import ModelTurns
@@ -43,7 +44,7 @@ from toolwire.models.dialects import CHATML_TEMPLATE, ChatTemplate, Rendered
 from toolwire.models.grammar import call_grammar
 from toolwire.models.registry import DEFAULT_MODEL, toolwire_home
 
-__all__ = ["LoadedModel", "ReplyState", "check_n_threads", "check_process", "gguf_metadata", "load_model",
+__all__ = ["LoadedModel", "ReplyState", "check_n_threads", "check_process", "gguf_metadata", "load_model", "release",
            "trained_context"]
 
 _INSTALL = f"Local models need llama-cpp-python, {install_hint('local')}."
@@ -57,40 +58,7 @@ def _llama_cpp() -> Any:
     return llama_cpp
 
 
-K = TypeVar("K")
-V = TypeVar("V")
 _KEEP_GRAMMARS = 16  # tool sets whose grammar text and samplers a loaded model keeps
-
-
-class _Recent(OrderedDict[K, V]):
-    """A mapping that keeps its ``size`` most recently used entries (``on_drop`` is called on each one
-    it lets go)."""
-
-    def __init__(self, size: int, on_drop: Callable[[V], object] | None = None) -> None:
-        super().__init__()
-        self.size = size
-        self.on_drop = on_drop
-
-    def __getitem__(self, key: K) -> V:
-        value = super().__getitem__(key)
-        self.move_to_end(key)
-        return value
-
-    def __setitem__(self, key: K, value: V) -> None:
-        super().__setitem__(key, value)
-        self.move_to_end(key)
-        while len(self) > self.size:
-            _, old = self.popitem(last=False)
-            if self.on_drop is not None:
-                self.on_drop(old)
-
-    def get_or_make(self, key: K, make: Callable[[], V]) -> V:
-        """The value of ``key``, made with ``make()`` and kept when missing."""
-        if key in self:
-            return self[key]
-        value = make()
-        self[key] = value
-        return value
 
 
 @dataclasses.dataclass(slots=True)
@@ -389,6 +357,29 @@ _MODELS: weakref.WeakValueDictionary[tuple[str, int], LoadedModel] = weakref.Wea
 """The models loaded, by resolved path and ``n_ctx``: held weakly, so a model nothing else holds is freed (review 283
 #1: each ``n_ctx`` kept another copy of the weights for the life of the process)."""
 _MODELS_LOCK = threading.Lock()
+_HELD: list[LoadedModel] = []
+"""The most recently used model, held strongly (review 286 #3): a ``ChatLlamaCpp`` made per question finds it loaded
+instead of loading the file again, and at most one model is kept that nothing else holds."""
+
+
+def _hold(loaded: LoadedModel) -> list[LoadedModel]:
+    """Make ``loaded`` the model held (call with ``_MODELS_LOCK`` held); returns the model let go, to drop outside
+    the lock (freeing weights takes a moment)."""
+    if _HELD and _HELD[0] is loaded:
+        return []
+    dropped = list(_HELD)
+    _HELD[:] = [loaded]
+    return dropped
+
+
+def release(loaded: LoadedModel) -> None:
+    """Let go of the hold on ``loaded`` (a :class:`LoadedModel`) when it is the model held (see :func:`load_model`);
+    it is then freed at once unless something else holds it. Thread-safe; nothing happens for another model."""
+    with _MODELS_LOCK:
+        dropped = list(_HELD) if _HELD and _HELD[0] is loaded else []
+        if dropped:
+            _HELD.clear()
+    del dropped
 
 
 def _free(llm: Any, samplers: _Recent[str, GrammarSampler], pid: int) -> None:
@@ -456,8 +447,9 @@ def _close_models() -> None:
     """Free the cached models before interpreter shutdown (llama-cpp-python's finalisers fail later), except one a
     reply is running on (:func:`_close_at_exit`); a child of ``os.fork()`` leaves the models it inherited alone."""
     with _MODELS_LOCK:
-        models = {id(loaded): loaded for loaded in _MODELS.values()}
+        models = {id(loaded): loaded for loaded in [*_MODELS.values(), *_HELD]}
         _MODELS.clear()
+        _HELD.clear()
     for loaded in models.values():
         if getattr(loaded, "pid", os.getpid()) == os.getpid():
             with contextlib.suppress(Exception):
@@ -479,7 +471,9 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
 
     The cache holds each model weakly: it is shared while something holds it (a ``ChatLlamaCpp``, the caller's
     reference to the returned object, a reply in progress) and freed, weights and context, when nothing does; the
-    next call then loads the file again.
+    next call then loads the file again. The model returned last is also held (one model: review 286 #3), so that a
+    ``ChatLlamaCpp`` made per question finds it loaded; loading another file or ``n_ctx`` lets it go first, and
+    :func:`release` (``ChatLlamaCpp.close()``) lets it go at once.
 
     Args:
         path: the GGUF file.
@@ -512,6 +506,7 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
             trained = loaded.trained_context  # (a fitted default is not what an explicit n_ctx asked for)
             if not fit and trained is not None and n_ctx > trained:
                 raise _beyond_training(n_ctx, trained, resolved)
+            _dropped = _hold(loaded)
             return loaded
         if not resolved.is_file():
             from toolwire.models.registry import model_file
@@ -528,7 +523,9 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
             fitted = _MODELS.get((str(resolved), size))
             if fitted is not None and not _forked(fitted):
                 _MODELS[key] = fitted
+                _dropped = _hold(fitted)
                 return fitted
+        _HELD.clear()  # (the model held before: freed first, unless something else holds it, so at most one is kept)
         llm = _llama(llama_cpp, resolved, size, threads, n_batch, verbose)
         loaded = LoadedModel(llm, resolved, time.perf_counter() - start)
         trained = loaded.trained_context
@@ -542,6 +539,7 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
         if size != n_ctx:
             _MODELS.setdefault((str(resolved), size), loaded)  # (an explicit n_ctx of that size shares it)
         _MODELS[key] = loaded
+        _dropped = _hold(loaded)
         return loaded
 
 

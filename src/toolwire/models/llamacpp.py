@@ -47,7 +47,14 @@ require_local(at_import=True)
 
 from toolwire.models._cancel import GenerationCancelled, cancel_on, stop_if_cancelled  # noqa: E402
 from toolwire.models._generation import Generation  # noqa: E402
-from toolwire.models._loaded import LoadedModel, _llama_cpp, check_n_threads, check_process, load_model  # noqa: E402
+from toolwire.models._loaded import (  # noqa: E402
+    LoadedModel,
+    _llama_cpp,
+    check_n_threads,
+    check_process,
+    load_model,
+    release,
+)
 from toolwire.models._options import check_draft_tokens, check_options, check_switch  # noqa: E402
 from toolwire.models._text_content import check_readable  # noqa: E402
 from toolwire.models._turns import Turn, take_turns  # noqa: E402
@@ -363,8 +370,14 @@ class ChatLlamaCpp(BaseChatModel):
         and ``n_ctx``, a copy of this one (``bind_tools``, ``bind``, ``with_structured_output``: those go on working
         with the same weights until they are closed or collected too), a reply still in progress, or a
         :class:`~toolwire.models._loaded.LoadedModel` the caller kept from :meth:`load`. A closed model used again
-        loads again (from the cache, if another holder kept it)."""
-        self._loaded = None
+        loads again (from the cache, if another holder kept it).
+
+        The model used last in the process stays loaded after its ChatLlamaCpp is dropped without ``close()``, so
+        that a ChatLlamaCpp made per question does not load the file again (at most one model is kept so, until
+        another file or ``n_ctx`` is loaded); ``close()`` lets that hold go too."""
+        loaded, self._loaded = self._loaded, None
+        if loaded is not None:
+            release(loaded)
 
     async def aclose(self) -> None:
         """:meth:`close`, for code that closes any model with ``await model.aclose()`` (freeing needs no waiting)."""
