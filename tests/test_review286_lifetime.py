@@ -175,3 +175,26 @@ def test_close_of_another_model_leaves_the_hold(fake: Path) -> None:
     del kept
     gc.collect()
     assert [llm.closed for llm in _FakeLlama.made] == [1, 0]
+
+
+# ---- #5: close() during a load
+
+
+def test_close_during_a_load_is_not_lost(fake: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.models import _loaded
+
+    model = _model(fake)
+    made = _loaded._llama
+
+    def load_then_close(*args: Any) -> Any:
+        llm = made(*args)
+        model.close()  # another thread's close(), while this load runs
+        return llm
+
+    monkeypatch.setattr(_loaded, "_llama", load_then_close)
+    loaded = model.load()
+    assert model._loaded is None and _loaded._HELD == []
+    assert loaded.llm.closed == 0  # the caller of load() still holds what it got
+    del loaded
+    gc.collect()
+    assert _FakeLlama.made[0].closed == 1

@@ -307,6 +307,7 @@ class ChatLlamaCpp(BaseChatModel):
         if dialect is not None and dialect not in DIALECTS:
             raise UserError(f"Unknown dialect {dialect!r}: use one of {', '.join(DIALECTS)}.")
         self._loaded: LoadedModel | None = None
+        self._closes = 0  # close() calls, for a load that runs meanwhile (review 286 #4)
 
     @property
     def model_name(self) -> str:
@@ -356,12 +357,16 @@ class ChatLlamaCpp(BaseChatModel):
             return loaded
         _llama_cpp()
         path = self.model_path()
+        closes = self._closes
         loaded = load_model(path, n_ctx=self.n_ctx, n_threads=self.n_threads, verbose=self.verbose,
                             fit=not self._n_ctx_given)
         trained = loaded.trained_context  # (review 111: trained on 4096 tokens, 4096 by default; the
         if not self._n_ctx_given and trained is not None and trained < self.n_ctx:  # value asked for, which
             self.n_ctx = trained  # llama-cpp-python's buffers hold, not llama.cpp's rounded one: review 112)
-        self._loaded = loaded
+        if self._closes != closes:  # close() was called during the load (review 286 #4): not kept
+            release(loaded)
+        else:
+            self._loaded = loaded
         return loaded
 
     def close(self) -> None:
@@ -374,7 +379,9 @@ class ChatLlamaCpp(BaseChatModel):
 
         The model used last in the process stays loaded after its ChatLlamaCpp is dropped without ``close()``, so
         that a ChatLlamaCpp made per question does not load the file again (at most one model is kept so, until
-        another file or ``n_ctx`` is loaded); ``close()`` lets that hold go too."""
+        another file or ``n_ctx`` is loaded); ``close()`` lets that hold go too. A ``close()`` called while
+        :meth:`load` runs in another thread takes effect when the load ends: the model is not kept."""
+        self._closes += 1
         loaded, self._loaded = self._loaded, None
         if loaded is not None:
             release(loaded)
