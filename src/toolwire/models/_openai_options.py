@@ -24,7 +24,7 @@ from toolwire.models._sdk_options import shown_value
 from toolwire.models.lowering.openai import _REASONING_MODEL
 
 __all__ = ["NOT_REQUEST_FIELDS", "REQUEST_OPTIONS", "leave_out_refused_temperature", "refuse_chat_reasoning",
-           "refuse_unknown", "responses_fields", "taken_options"]
+           "refuse_two_forms", "refuse_unknown", "responses_fields", "taken_options", "without_replaced_forms"]
 
 REQUEST_OPTIONS = ("reasoning_effort", "reasoning", "verbosity", "service_tier")
 """langchain-openai's ``ChatOpenAI`` fields that ``ChatOpenAI`` takes as keywords and sends as request fields."""
@@ -133,31 +133,81 @@ def leave_out_refused_temperature(owner: str, model: str, options: dict[str, Any
               "temperature out (or pass 1) to keep this warning away.")
 
 
-def responses_fields(body: dict[str, Any]) -> bool:
+def responses_fields(body: dict[str, Any], call: Mapping[str, Any] | None = None) -> bool:
     """Move ``reasoning_effort`` and ``verbosity`` of a Responses API request ``body`` to the fields that API has,
-    ``reasoning.effort`` and ``text.verbosity`` (it refuses the Chat Completions names), as langchain-openai does; an
-    ``effort`` a ``reasoning`` dict gives itself, or a ``verbosity`` in ``text``, is kept. ``body`` is changed in
-    place (its ``reasoning`` and ``text`` dicts replaced by copies).
+    ``reasoning.effort`` and ``text.verbosity`` (it refuses the Chat Completions names), as langchain-openai does.
+    A call's own ``reasoning_effort``/``verbosity`` (in ``call``) replaces the ``effort``/``verbosity`` a ``reasoning``
+    or ``text`` dict of the model gives, the rest of that dict kept (review 287 #2: a call's option is the more
+    specific); the model's own fills a dict only where it gives none. ``body`` is changed in place (its
+    ``reasoning`` and ``text`` dicts replaced by copies).
+
+    Args:
+        body: the request's keyword arguments, the model's options and the call's merged in.
+        call: the call's own options (``bind``'s and the call's: ``request.options``), or None.
 
     Returns:
         Whether ``reasoning`` was set here (the request then reasons: see ``_unstored``).
     """
+    call = call or {}
     added = False
-    if "reasoning_effort" in body:
-        effort = body.pop("reasoning_effort")
-        reasoning = body.get("reasoning")
-        if reasoning is None:
-            body["reasoning"], added = {"effort": effort}, True
-        elif isinstance(reasoning, Mapping) and reasoning.get("effort") is None:
-            body["reasoning"] = {**reasoning, "effort": effort}
-    if "verbosity" in body:
-        verbosity = body.pop("verbosity")
-        text = body.get("text")
-        if text is None:
-            body["text"] = {"verbosity": verbosity}
-        elif isinstance(text, Mapping) and "verbosity" not in text:
-            body["text"] = {**text, "verbosity": verbosity}
+    for flat, field, key in _FORMS:
+        if flat not in body:
+            continue
+        value = body.pop(flat)
+        held = body.get(field)
+        if held is None:
+            body[field] = {key: value}
+            added = added or field == "reasoning"
+        elif isinstance(held, Mapping) and (held.get(key) is None or flat in call):
+            body[field] = {**held, key: value}
     return added
+
+
+_FORMS = (("reasoning_effort", "reasoning", "effort"), ("verbosity", "text", "verbosity"))
+"""The Chat Completions name of a Responses API setting, the field that holds it there, and its key in that field."""
+
+
+def _inner(options: Mapping[str, Any], field: str, key: str) -> Any:
+    held = options.get(field)
+    return held.get(key) if isinstance(held, Mapping) else None
+
+
+def refuse_two_forms(owner: str, options: Mapping[str, Any], where: str = "") -> None:
+    """Refuse a Responses API setting given in both of its forms with different values at one level (the model's own
+    options, ``model_kwargs`` merged; or one call's, or ``bind``'s): ``reasoning_effort`` and ``reasoning["effort"]``,
+    ``verbosity`` and ``text["verbosity"]`` (review 287 #2: one was dropped without a word).
+
+    Args:
+        owner: the class's name.
+        options: the options of one level.
+        where: ``""`` for the model's own, else where they were given (``"a call's options"``).
+
+    Raises:
+        UserError: ``"ChatOpenAI got reasoning_effort='high' and reasoning={'effort': 'low'}: give the effort
+            once, as reasoning_effort or in reasoning."``
+    """
+    for flat, field, key in _FORMS:
+        inner = _inner(options, field, key)
+        if flat in options and inner is not None and options[flat] != inner:
+            place = f" in {where}" if where else ""
+            raise UserError(f"{owner} got {flat}={options[flat]!r} and {field}={options[field]!r}{place}: give the "
+                            f"{key} once, as {flat} or in {field}.")
+
+
+def without_replaced_forms(options: dict[str, Any], call: Mapping[str, Any],
+                           bound: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A request's ``options`` (``bind``'s with the call's merged in) without a bound ``reasoning_effort`` or
+    ``verbosity`` that the call's own ``reasoning``/``text`` dict gives another form of (the call's is the more
+    specific), or None when there is none to leave out.
+
+    Args:
+        options: the request's options.
+        call: the call's own options (``model_kwargs`` merged in).
+        bound: the options ``bind`` bound.
+    """
+    drop = [flat for flat, field, key in _FORMS
+            if flat in bound and flat not in call and _inner(call, field, key) is not None]
+    return {k: v for k, v in options.items() if k not in drop} if drop else None
 
 
 def refuse_unknown(cls: type, kwargs: Mapping[str, Any], known: list[str], handled: frozenset[str]) -> None:

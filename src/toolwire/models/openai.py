@@ -10,6 +10,7 @@ Completions: vLLM, SGLang, llama.cpp server, Ollama, LM Studio (there a dummy ke
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import os
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -28,9 +29,11 @@ from toolwire.models._openai_errors import server_hint as _server_hint
 from toolwire.models._openai_options import (
     leave_out_refused_temperature,
     refuse_chat_reasoning,
+    refuse_two_forms,
     refuse_unknown,
     responses_fields,
     taken_options,
+    without_replaced_forms,
 )
 from toolwire.models._openai_urls import azure_v1_url, is_mistral_url, is_openai_url, split_query
 from toolwire.models._retry import (
@@ -45,7 +48,7 @@ from toolwire.models._retry import (
     transport_error,
 )
 from toolwire.models._sdk import SDKChatModel, _check_base_url
-from toolwire.models._sdk_options import _CLIENT, check_generation_options, refuse_class_format
+from toolwire.models._sdk_options import _CLIENT, check_generation_options, merge_model_kwargs, refuse_class_format
 from toolwire.models._text_calls import TextCallStream, with_text_calls
 from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
@@ -118,7 +121,8 @@ class ChatOpenAI(SDKChatModel):
             refuse any other: on OpenAI and Azure another is left out of their requests, with a warning, as
             langchain-openai leaves it out (unless ``reasoning_effort="none"``); a compatible server is sent it.
         reasoning_effort: how much a reasoning model reasons (``"minimal"``, ``"low"``, ``"medium"``, ``"high"``,
-            ``"none"``...), sent with every request (the Responses API's ``reasoning.effort``).
+            ``"none"``...), sent with every request (the Responses API's ``reasoning.effort``; a call's or ``bind``'s
+            own replaces the effort of the model's ``reasoning`` dict, as its ``verbosity`` does ``text``'s).
         reasoning: the Responses API's ``reasoning`` options, a dict (``{"effort": "low", "summary": "auto"}``);
             Chat Completions on OpenAI or Azure takes ``reasoning_effort`` instead.
         verbosity: how long a reasoning model's answers are (``"low"``, ``"medium"``, ``"high"``; the Responses
@@ -154,7 +158,8 @@ class ChatOpenAI(SDKChatModel):
             names the close match: ``openai_api_base`` is ``base_url``; an option with none, that it goes in
             ``model_kwargs`` when it is a field of the API's requests), ``reasoning_effort``, ``verbosity`` or
             ``service_tier`` not text, ``reasoning`` not a dict or given for Chat Completions on OpenAI or Azure,
-            or one of them given in ``model_kwargs`` too with another value.
+            or one of them given in ``model_kwargs`` too with another value, or (Responses API) ``reasoning_effort``
+            and ``reasoning["effort"]`` (``verbosity`` and ``text["verbosity"]``) with different values.
     """
 
     provider: ClassVar[str] = "openai"
@@ -211,6 +216,8 @@ class ChatOpenAI(SDKChatModel):
             compatible=self._compatible)
         super().__init__(model, **kwargs)
         self.options.update(taken)  # (review 277 #3) and no temperature OpenAI refuses for the model (#1):
+        if use_responses_api:  # (a setting in both its forms: review 287 #2)
+            refuse_two_forms(type(self).__name__, self.options)
         leave_out_refused_temperature(type(self).__name__, self.model, self.options, compatible=self._compatible)
         if use_responses_api and not hasattr(self.sdk.OpenAI, "responses"):
             raise UserError("The Responses API needs a newer openai package, "
@@ -228,7 +235,13 @@ class ChatOpenAI(SDKChatModel):
         """
         refuse_class_format(type(self).__name__, "a call's options", options, schema_dict=not self.use_responses_api)
         request = super()._request(input, options)
-        if not self.use_responses_api and not self._compatible:
+        if self.use_responses_api:  # a setting in both its forms (review 287 #2)
+            own = merge_model_kwargs(type(self).__name__, options)
+            refuse_two_forms(type(self).__name__, own, "a call's options")
+            kept = without_replaced_forms(request.options, own, self._bound_options) if self._bound_options else None
+            if kept is not None:
+                request = dataclasses.replace(request, options=kept)
+        elif not self._compatible:
             refuse_chat_reasoning(type(self).__name__, "a call's options", request.options)
         return request
 
@@ -281,7 +294,7 @@ class ChatOpenAI(SDKChatModel):
         if self.use_responses_api:  # (each call_id once: the API refuses a repeat, review 279 #1)
             body = codec.lower_responses_request(request, self.model, self.options)
             body["input"] = unique_responses_ids(body["input"])
-            if responses_fields(body) and body.get("store") is False:  # (reasoning_effort: review 277 #3)
+            if responses_fields(body, request.options) and body.get("store") is False:  # (review 277 #3)
                 codec._unstored(body)
             return body
         field = "max_tokens" if self._compatible else "max_completion_tokens"
