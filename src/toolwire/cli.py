@@ -423,6 +423,12 @@ def _chat(agent: Any, max_steps: int) -> None:
                 out.print()
             err.print("[red]error:[/red] that line is not UTF-8 text: set your terminal to UTF-8 and type it again.")
             continue
+        if "\x00" in text:  # (UTF-16 without a BOM, a binary file: never a question; with a BOM it is read as
+            if echo:  # UTF-16, _std_streams.tolerant_input; review 286 #8)
+                out.print()
+            err.print("[red]error:[/red] that line holds NUL characters, as a UTF-16 file's lines do: save the file as "
+                      "UTF-8 and pipe it in again.")
+            continue
         line = text
         if echo:  # (a blank line too, ending its prompt's line: review 199 #7)
             out.print(terminal_text(line), markup=False)  # (escape() doubled a "\\" that ends it: review 156 #5)
