@@ -198,3 +198,40 @@ def test_close_during_a_load_is_not_lost(fake: Path, monkeypatch: pytest.MonkeyP
     del loaded
     gc.collect()
     assert _FakeLlama.made[0].closed == 1
+
+
+# ---- #4: a load does not silence the process's other threads
+
+
+def test_quiet_load_turns_the_fd_redirect_off_and_puts_it_back() -> None:
+    from toolwire.models._quiet_load import quiet_load
+
+    def redirect(disable: bool = True) -> Any:
+        raise AssertionError("the process's stdout and stderr were redirected")
+
+    llama = types.SimpleNamespace(suppress_stdout_stderr=redirect)
+    internals = types.SimpleNamespace(suppress_stdout_stderr=redirect)
+    modules = {"llama_cpp.llama": llama, "llama_cpp._internals": internals}
+    with quiet_load(types.SimpleNamespace(), verbose=True, modules=modules), \
+            llama.suppress_stdout_stderr(disable=False), internals.suppress_stdout_stderr(disable=False):
+        pass
+    assert llama.suppress_stdout_stderr is redirect and internals.suppress_stdout_stderr is redirect
+
+
+@pytest.mark.model
+def test_a_real_load_leaves_stdout_and_stderr_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("llama_cpp")
+    from toolwire.models._loaded import _llama
+    from toolwire.models.pull import find_model
+
+    found = find_model("smollm2-135m")
+    if found is None:
+        pytest.skip("smollm2-135m is not pulled")
+    import llama_cpp
+
+    moved: list[int] = []
+    real_dup2 = os.dup2
+    monkeypatch.setattr(os, "dup2", lambda fd, fd2, *rest: (moved.append(fd2), real_dup2(fd, fd2, *rest))[1])
+    llm = _llama(llama_cpp, Path(found), 512, 2, 512, False)
+    llm.close()
+    assert 1 not in moved and 2 not in moved

@@ -36,6 +36,7 @@ from toolwire.models._decoding import GrammarSampler
 from toolwire.models._gguf import _GGUF_TEXT_MAX, gguf_metadata, trained_context  # noqa: F401 (the tests' names)
 from toolwire.models._load_interrupt import load_or_interrupt
 from toolwire.models._prompt_cache import PromptCache
+from toolwire.models._quiet_load import quiet_load
 from toolwire.models._recent import _Recent
 from toolwire.models._special import Neutraliser, control_strings, template_markup
 from toolwire.models._threads import check_n_threads, default_n_threads
@@ -560,8 +561,9 @@ def _llama(llama_cpp: Any, path: Path, n_ctx: int, threads: int, n_batch: int, v
             registry name: review 138), or a context llama.cpp cannot allocate (named as such).
     """
     try:
-        return load_or_interrupt(lambda: llama_cpp.Llama(  # (a Ctrl-C during the load stops it: review 274 #1)
-            str(path), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, n_batch=n_batch, verbose=verbose))
+        with quiet_load(llama_cpp, verbose):  # (not other threads' output to /dev/null meanwhile: review 286 #4)
+            return load_or_interrupt(lambda: llama_cpp.Llama(  # (a Ctrl-C during the load stops it: review 274 #1)
+                str(path), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, n_batch=n_batch, verbose=verbose))
     except (ValueError, RuntimeError, OSError) as exc:
         if "llama_context" in str(exc):  # the weights loaded; the KV cache for n_ctx tokens did not (memory)
             raise UserError(f"llama.cpp could not make a context of n_ctx={n_ctx} tokens for {path.name} ({exc}), "
