@@ -60,6 +60,7 @@ def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     monkeypatch.setattr(llamacpp, "_llama_cpp", lambda: lib)
     monkeypatch.setattr(_loaded, "_llama", lambda lib, path, n_ctx, *rest: _FakeLlama(n_ctx))
     monkeypatch.setattr(_loaded, "_MODELS", type(_loaded._MODELS)())
+    monkeypatch.setattr(_loaded, "_HELD", [])
     monkeypatch.setattr(_FakeLlama, "made", [])
     path = tmp_path / "tiny.gguf"
     path.write_bytes(b"not read: llama.cpp is a fake here")
@@ -94,14 +95,19 @@ def test_close_frees_the_weights_at_once(fake: Path) -> None:
 
 
 def test_a_model_dropped_without_close_is_freed_with_it(fake: Path) -> None:
-    """The reviewer's loop: each n_ctx loaded, used and dropped; nothing is kept."""
+    """The reviewer's loop: each n_ctx loaded, used and dropped; only the one used last is kept (review 286 #3)."""
+    from toolwire.models import _loaded
+
     for n_ctx in (512, 1024, 2048, 4096):
         model = _model(fake, n_ctx)
         model.load()
         del model
         gc.collect()
-        assert _FakeLlama.made[-1].closed == 1 and _cached() == []
+        assert [llm.closed for llm in _FakeLlama.made] == [1] * (len(_FakeLlama.made) - 1) + [0]
+        assert _cached() == [n_ctx]
     assert len(_FakeLlama.made) == 4
+    _loaded._HELD.clear()  # (what loading another file, or close() of the model, does)
+    assert _FakeLlama.made[-1].closed == 1 and _cached() == []
 
 
 def test_with_block_and_aclose(fake: Path) -> None:
