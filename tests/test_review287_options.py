@@ -114,6 +114,25 @@ def test_model_kwargs_advice_for_a_client_setting_works(key: str) -> None:
     _model(**{key: {"a": "b"}})  # (what the advice says is taken)
 
 
+def test_default_headers_secrets_are_masked_in_errors() -> None:
+    model = ChatOpenAI("gpt-4o", api_key="sk-x", default_headers={"Authorization": "Bearer gw-SECRET-123456"})
+    error = RuntimeError("proxy said: bad header Bearer gw-SECRET-123456")
+    model._scrub(error)
+    assert "SECRET" not in str(error)
+
+
+@pytest.mark.parametrize(("owner", "key", "advice"), [
+    ("ChatAnthropic", "default_headers", "extra_headers={...}"), ("ChatAnthropic", "default_query", "extra_query="),
+    ("ChatAnthropic", "organization", "leave it out"), ("ChatGoogleGenAI", "default_headers", "http_options="),
+    ("ChatGoogleGenAI", "default_query", "leave it out")])
+def test_other_classes_are_not_sent_to_a_setting_they_have_not(owner: str, key: str, advice: str) -> None:
+    from toolwire.models._sdk_options import check_model_kwargs
+
+    with pytest.raises(UserError) as caught:
+        check_model_kwargs(owner, {key: {"a": "b"}})
+    assert advice in str(caught.value) and f"{owner}(" not in str(caught.value)
+
+
 @pytest.mark.parametrize(("key", "advice"), [("parallel_tool_calls", "bind_tools(tools, parallel_tool_calls=...)"),
                                              ("tool_choice", "bind_tools(tools, tool_choice=...)"),
                                              ("stream_options", "stream_usage="),

@@ -10,6 +10,8 @@
   supported".
 * :func:`refuse_unknown`: an unknown constructor option that no close match or other advice covers is refused
   with the way to send a request field, ``model_kwargs``.
+* :func:`client_defaults`: langchain-openai's ``default_headers`` and ``default_query``, sent with every request by
+  the SDK's client (review 287 #3).
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from typing import Any
 
 from toolwire._warn_site import warn_user
 from toolwire.errors import UserError
-from toolwire.models._sdk_options import shown_value
+from toolwire.models._sdk_options import _BUILT, shown_value
 from toolwire.models.lowering.openai import _REASONING_MODEL
 
-__all__ = ["NOT_REQUEST_FIELDS", "REQUEST_OPTIONS", "leave_out_refused_temperature", "refuse_chat_reasoning",
-           "refuse_two_forms", "refuse_unknown", "responses_fields", "taken_options", "without_replaced_forms"]
+__all__ = ["NOT_REQUEST_FIELDS", "REQUEST_OPTIONS", "client_defaults", "leave_out_refused_temperature",
+           "refuse_chat_reasoning", "refuse_two_forms", "refuse_unknown", "responses_fields", "taken_options",
+           "without_replaced_forms"]
 
 REQUEST_OPTIONS = ("reasoning_effort", "reasoning", "verbosity", "service_tier")
 """langchain-openai's ``ChatOpenAI`` fields that ``ChatOpenAI`` takes as keywords and sends as request fields."""
@@ -223,8 +226,10 @@ def refuse_unknown(cls: type, kwargs: Mapping[str, Any], known: list[str], handl
 
     Raises:
         UserError: ``"Unknown ChatOpenAI option 'logprobs': to send a field of the API's requests, give it in
-            model_kwargs={'logprobs': ...}, ..."`` (the value is not shown: it may be a credential); a name of
-            :data:`NOT_REQUEST_FIELDS` is left to the shared check too.
+            model_kwargs={'logprobs': ...}, ..."`` (the value is not shown: it may be a credential); a request field
+            toolwire writes itself (``parallel_tool_calls``, ``tool_choice``, ``stream_options``, ``messages``...),
+            which ``model_kwargs`` refuses too, with what to use instead (``bind_tools(tools,
+            parallel_tool_calls=...)``); a name of :data:`NOT_REQUEST_FIELDS` is left to the shared check.
     """
     from toolwire._keywords import CLOSE
 
@@ -236,6 +241,8 @@ def refuse_unknown(cls: type, kwargs: Mapping[str, Any], known: list[str], handl
         owner = cls.__name__
         if key in NOT_REQUEST_FIELDS:
             return
+        if key in _BUILT:  # (model_kwargs refuses it too: the advice that works, review 287 #4)
+            raise UserError(f"Unknown {owner} option {key!r}, a request field toolwire writes itself: {_BUILT[key]}.")
         raise UserError(f"Unknown {owner} option {key!r}: to send a field of the API's requests, give it in "
                         f"model_kwargs={{{key!r}: ...}}, which sends it with every request ({owner}'s own options "
                         f"are {', '.join(sorted(known))}).")
@@ -250,3 +257,41 @@ NOT_REQUEST_FIELDS = frozenset({
 """langchain-openai's ``ChatOpenAI``/``AzureChatOpenAI`` fields (and LangChain's model fields) that set its client
 or LangChain itself, not a request field: ``model_kwargs`` is not offered for them (the shared refusal lists the
 options)."""
+
+
+def client_defaults(owner: str, headers: Any, query: Any, url_query: Mapping[str, str]) -> tuple[
+        dict[str, str], dict[str, Any]]:
+    """``default_headers`` and ``default_query`` (langchain-openai's ``ChatOpenAI`` options, given to the ``openai``
+    SDK's client, which sends them with every request), checked; the secret values of the headers
+    (:func:`~toolwire._secrets.header_secrets`: ``Authorization``, ``api-key``...) are masked in the SDKs' logs from
+    now on (review 287 #3).
+
+    Args:
+        owner: the class's name.
+        headers: ``{header name: text}``, or None.
+        query: ``{parameter name: value}`` (text or a number), or None.
+        url_query: the query parameters the ``base_url`` gives (sent the same way).
+
+    Returns:
+        ``(headers, query)``, each a dict of its own (empty for None).
+
+    Raises:
+        UserError: a value of the wrong kind (no value is shown: it may be a credential), or a parameter of
+            ``default_query`` that the ``base_url``'s query gives another value.
+    """
+    from toolwire._secrets import header_secrets, remember_secrets
+
+    if headers is not None and not (isinstance(headers, Mapping) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in headers.items())):
+        raise UserError(f"{owner}: default_headers must be a dict of header names to text, such as "
+                        "{'X-Team': 'research'}.")
+    if query is not None and not (isinstance(query, Mapping) and all(
+            isinstance(k, str) and isinstance(v, str | int | float) for k, v in query.items())):
+        raise UserError(f"{owner}: default_query must be a dict of query parameter names to text or numbers, such "
+                        "as {'api-version': 'preview'}.")
+    for name, value in (query or {}).items():
+        if name in url_query and url_query[name] != str(value):
+            raise UserError(f"{owner} got the query parameter {name!r} in both base_url and default_query with "
+                            "different values: give it once.")
+    remember_secrets(header_secrets(headers))
+    return dict(headers or {}), dict(query or {})

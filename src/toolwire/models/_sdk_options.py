@@ -148,10 +148,32 @@ def _refuse_built(owner: str, where: str, options: Mapping[str, Any]) -> None:
     for key in options:
         if key in _CLIENT:
             raise UserError(f"{owner}: {where} cannot set {key!r}, a setting of the client the model is made with: "
-                            f"give it when the model is made, {owner}(..., {key}=...).")
+                            f"{_client_advice(owner, key)}.")
         if key in _BUILT:
             raise UserError(f"{owner}: {where} cannot set {key!r}, a request field toolwire writes itself: "
                             f"{_BUILT[key]}.")
+
+
+def _client_advice(owner: str, key: str) -> str:
+    """What to do with the client setting ``key`` given where ``owner`` refuses it: give it when the model is made,
+    where ``owner`` takes it there; else the request option that does the same, or to leave it out (review 287 #3:
+    the advice named a constructor option the class has not)."""
+    if owner in _OWN_CLIENT.get(key, (owner,)):
+        return f"give it when the model is made, {owner}(..., {key}=...)"
+    return _CLIENT_INSTEAD.get((owner, key)) or f"leave it out, as {owner} has no {key} setting"
+
+
+# client settings only some classes take -> those classes (the others are every hosted model's)
+_OWN_CLIENT = {"organization": ("ChatOpenAI",), "default_headers": ("ChatOpenAI",), "default_query": ("ChatOpenAI",)}
+# (class, setting it does not take) -> the request option that does the same
+_CLIENT_INSTEAD = {
+    ("ChatAnthropic", "default_headers"): "give the headers as extra_headers={...}, in model_kwargs to send them "
+                                          "with every request",
+    ("ChatAnthropic", "default_query"): "give the parameters as extra_query={...}, in model_kwargs to send them with "
+                                        "every request",
+    ("ChatGoogleGenAI", "default_headers"): "give the headers as http_options={'headers': {...}}, in model_kwargs to "
+                                            "send them with every request",
+}
 
 
 def check_model_kwargs(owner: str, model_kwargs: Any) -> dict[str, Any]:

@@ -9,24 +9,26 @@ Completions: vLLM, SGLang, llama.cpp server, Ollama, LM Studio (there a dummy ke
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import functools
 import os
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from toolwire._extras import install_hint
 from toolwire._keywords import MODEL_ADVICE, RENAMED, keyword_names
+from toolwire._secrets import header_secrets, scrub_exception
 from toolwire.errors import ProviderError, UserError
-from toolwire.messages import AIMessage, AIMessageChunk
+from toolwire.messages import AIMessage
 from toolwire.models._keys import takes_key_function
-from toolwire.models._openai_choice import ChoiceForm, both_refused, is_named, other_form, refuses_choice
+from toolwire.models._openai_choice import ChoiceForm
+from toolwire.models._openai_choice_tries import NamedChoiceTries
 from toolwire.models._openai_errors import SERVER_KEY_HINT as _SERVER_KEY_HINT  # noqa: F401 (the CLI's)
 from toolwire.models._openai_errors import adapt_error, server_hint, unknown_endpoint
 from toolwire.models._openai_errors import own_server as _own_server
 from toolwire.models._openai_errors import server_hint as _server_hint
 from toolwire.models._openai_options import (
+    client_defaults,
     leave_out_refused_temperature,
     refuse_chat_reasoning,
     refuse_two_forms,
@@ -37,9 +39,7 @@ from toolwire.models._openai_options import (
 )
 from toolwire.models._openai_urls import azure_v1_url, is_mistral_url, is_openai_url, split_query
 from toolwire.models._retry import (
-    aclose_stream,
     body_message,
-    close_stream,
     connection_error,
     error_code,
     error_message,
@@ -60,7 +60,7 @@ from toolwire.models.lowering._stream_errors import NotAReply, error_status
 __all__ = ["ChatOpenAI", "azure_v1_url", "is_openai_url"]
 
 
-class ChatOpenAI(SDKChatModel):
+class ChatOpenAI(NamedChoiceTries, SDKChatModel):
     """A chat model served by OpenAI, or by an OpenAI-compatible server at ``base_url``.
 
     Args:
@@ -134,6 +134,10 @@ class ChatOpenAI(SDKChatModel):
         seed: a whole number for repeatable sampling, as far as the server makes it so.
         model_kwargs: other fields sent with every request, as the API names them, such as
             ``{"reasoning_effort": "low"}`` (a dict).
+        default_headers: HTTP headers sent with every request, ``{name: text}`` (a gateway's token: masked in errors
+            and logs when its name or scheme says it is a secret); a call's ``extra_headers`` add to them.
+        default_query: query parameters sent with every request, ``{name: text or number}``, beside those of
+            ``base_url`` (one of which it may not give another value).
 
     Per-call options (``invoke(..., temperature=..., max_tokens=...)``) override these.
 
@@ -158,7 +162,8 @@ class ChatOpenAI(SDKChatModel):
             names the close match: ``openai_api_base`` is ``base_url``; an option with none, that it goes in
             ``model_kwargs`` when it is a field of the API's requests), ``reasoning_effort``, ``verbosity`` or
             ``service_tier`` not text, ``reasoning`` not a dict or given for Chat Completions on OpenAI or Azure,
-            or one of them given in ``model_kwargs`` too with another value, or (Responses API) ``reasoning_effort``
+            or one of them given in ``model_kwargs`` too with another value, ``default_headers`` not a dict of text
+            or ``default_query`` not a dict of text or numbers, or (Responses API) ``reasoning_effort``
             and ``reasoning["effort"]`` (``verbosity`` and ``text["verbosity"]``) with different values.
     """
 
@@ -174,7 +179,9 @@ class ChatOpenAI(SDKChatModel):
                  organization: str | None = None, text_tool_calls: bool | None = None, azure: bool | None = None,
                  compatible: bool | None = None, mistral_call_ids: bool | None = None,
                  reasoning_effort: str | None = None, reasoning: dict[str, Any] | None = None,
-                 verbosity: str | None = None, service_tier: str | None = None, **kwargs: Any) -> None:
+                 verbosity: str | None = None, service_tier: str | None = None,
+                 default_headers: Mapping[str, str] | None = None, default_query: Mapping[str, Any] | None = None,
+                 **kwargs: Any) -> None:
         if kwargs.keys() - _BASE_OPTIONS:  # an unknown option: model_kwargs named where no other advice is (277 #3)
             refuse_unknown(type(self), kwargs, keyword_names(ChatOpenAI.__init__, SDKChatModel.__init__),
                            _HANDLED)
@@ -200,7 +207,9 @@ class ChatOpenAI(SDKChatModel):
         if azure_url:
             kwargs["base_url"] = azure_url
             self.key_env = ("AZURE_OPENAI_API_KEY", *type(self).key_env)  # type: ignore[misc]
-        split_query(kwargs["base_url"], setting)  # (a parameter it repeats is refused here, not at the first request)
+        # (a parameter the URL repeats is refused here, not at the first request)
+        self._default_headers, self._default_query = client_defaults(
+            type(self).__name__, default_headers, default_query, split_query(kwargs["base_url"], setting)[1])
         if compatible is not None and not isinstance(compatible, bool):
             raise UserError(f"compatible must be True, False or None, not {compatible!r}.")
         if compatible and (azure_url or not kwargs["base_url"]):
@@ -276,8 +285,15 @@ class ChatOpenAI(SDKChatModel):
         cls = self.sdk.AsyncOpenAI if asynchronous else self.sdk.OpenAI
         key = self._api_key.for_client(asynchronous) if self._api_key else "not-needed"
         url, query = split_query(self.base_url)
-        return cls(api_key=key, base_url=url, default_query=query or None, organization=self.organization,
+        return cls(api_key=key, base_url=url, default_query={**query, **self._default_query} or None,
+                   default_headers=self._default_headers or None, organization=self.organization,
                    timeout=self.timeout, max_retries=0)
+
+    def _scrub(self, exc: BaseException) -> bool:
+        """As the base class masks secrets in ``exc``, and the secret values of ``default_headers`` too
+        (:func:`~toolwire._secrets.header_secrets`: a proxy may echo them; review 287 #3)."""
+        clean = super()._scrub(exc)
+        return all([clean, *[scrub_exception(exc, secret) for secret in header_secrets(self._default_headers)]])
 
     def _endpoint(self, client: Any, stream: bool) -> Any:
         if self.use_responses_api:
@@ -311,106 +327,6 @@ class ChatOpenAI(SDKChatModel):
         if self.mistral_call_ids is not None:
             return self.mistral_call_ids
         return mistral_family(self.model) or is_mistral_url(self.base_url)
-
-    # -- a named tool_choice on a compatible server, in the form it takes (review 219 #1) -------------------------
-
-    def _form_for(self, request: ChatRequest) -> str | None:
-        """The form to send ``request``'s named ``tool_choice`` in first (:class:`~toolwire.models._openai_choice.
-        ChoiceForm`), or None when the request has none whose form matters (OpenAI, the Responses API, no named
-        choice)."""
-        if self.use_responses_api or not self._compatible or not is_named(request):
-            return None
-        return self._choice.get()
-
-    def _in_form(self, form: str) -> ChatOpenAI:
-        """A shallow copy of this model (the same clients) whose requests send a named choice in ``form``."""
-        clone = copy.copy(self)
-        clone._named_form = form
-        return clone
-
-    def _generate(self, request: ChatRequest) -> AIMessage:
-        """The reply (see the base class); a named ``tool_choice`` the server refuses is sent again once in the other
-        form (:mod:`toolwire.models._openai_choice`). Raises: ProviderError, with the hint to force no tool when the
-        server refuses both forms."""
-        form = None if self.streaming else self._form_for(request)  # (streaming: _stream does it)
-        if form is None:
-            return super()._generate(request)
-        try:
-            return SDKChatModel._generate(self._in_form(form), request)
-        except ProviderError as error:
-            if not refuses_choice(error):
-                raise
-        second = other_form(form)
-        try:
-            reply = SDKChatModel._generate(self._in_form(second), request)
-        except ProviderError as error:
-            raise both_refused(error) from None
-        self._choice.remember(second)
-        return reply
-
-    async def _agenerate(self, request: ChatRequest) -> AIMessage:
-        """Async :meth:`_generate`."""
-        form = None if self.streaming else self._form_for(request)
-        if form is None:
-            return await super()._agenerate(request)
-        try:
-            return await SDKChatModel._agenerate(self._in_form(form), request)
-        except ProviderError as error:
-            if not refuses_choice(error):
-                raise
-        second = other_form(form)
-        try:
-            reply = await SDKChatModel._agenerate(self._in_form(second), request)
-        except ProviderError as error:
-            raise both_refused(error) from None
-        self._choice.remember(second)
-        return reply
-
-    def _stream(self, request: ChatRequest, *, whole: bool = False) -> Iterator[AIMessageChunk]:
-        """The reply's chunks (see the base class); a named ``tool_choice`` the server refuses before any chunk is
-        sent again once in the other form, as :meth:`_generate` does."""
-        for tried, now, model in self._stream_tries(request):
-            chunks = SDKChatModel._stream(model, request, whole=whole)
-            started = False
-            try:
-                for chunk in chunks:
-                    if not started and tried:
-                        self._choice.remember(now)  # type: ignore[arg-type]
-                    started = True
-                    yield chunk
-                if tried:
-                    self._choice.remember(now)  # type: ignore[arg-type]
-                return
-            except ProviderError as error:
-                _refused_before_any_chunk(error, started, now, tried)
-            finally:
-                close_stream(chunks)
-
-    async def _astream(self, request: ChatRequest, *, whole: bool = False) -> AsyncIterator[AIMessageChunk]:
-        """Async :meth:`_stream`."""
-        for tried, now, model in self._stream_tries(request):
-            chunks = SDKChatModel._astream(model, request, whole=whole)
-            started = False
-            try:
-                async for chunk in chunks:
-                    if not started and tried:
-                        self._choice.remember(now)  # type: ignore[arg-type]
-                    started = True
-                    yield chunk
-                if tried:
-                    self._choice.remember(now)  # type: ignore[arg-type]
-                return
-            except ProviderError as error:
-                _refused_before_any_chunk(error, started, now, tried)
-            finally:
-                await aclose_stream(chunks)
-
-    def _stream_tries(self, request: ChatRequest) -> list[tuple[int, str | None, ChatOpenAI]]:
-        """The tries of :meth:`_stream` and :meth:`_astream`: ``(index, form, model)``, one with no form for a
-        request that names no tool, else the model's form and then the other."""
-        form = self._form_for(request)
-        forms = (None,) if form is None else (form, other_form(form))
-        return [(tried, now, self if now is None else self._in_form(now)) for tried, now in enumerate(forms)]
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
         names = request.tool_parameters
@@ -579,13 +495,3 @@ def _schemas(request: ChatRequest) -> dict[str, Any]:
     """``{tool name: parameters JSON Schema}`` of the bound tools: the text parsers type raw values with it
     (Qwen3-Coder's ``<parameter=...>`` text) and map pythonic spellings such as ``from_`` back."""
     return {t.name: t.parameters for t in request.tools}
-
-
-def _refused_before_any_chunk(error: ProviderError, started: bool, form: str | None, tried: int) -> None:
-    """Return when a stream's named ``tool_choice`` in ``form`` was refused before any chunk and the other form is
-    still to try; else raise ``error`` (a failure of another kind, or after chunks went out) or, on the second form's
-    refusal, :func:`~toolwire.models._openai_choice.both_refused`."""
-    if started or form is None or not refuses_choice(error):
-        raise error
-    if tried:
-        raise both_refused(error) from None
