@@ -239,8 +239,8 @@ def refuse_unknown(cls: type, kwargs: Mapping[str, Any], known: list[str], handl
         if key in handled or difflib.get_close_matches(str(key), known, n=1, cutoff=CLOSE):
             return
         owner = cls.__name__
-        if key in NOT_REQUEST_FIELDS:
-            return
+        if key in NOT_REQUEST_FIELDS or key in _own_parameters(cls):  # (a subclass's own option it passes on:
+            return  # "Regional passes it on, but no model class takes it", said by the base class: review 55)
         if key in _BUILT:  # (model_kwargs refuses it too: the advice that works, review 287 #4)
             raise UserError(f"Unknown {owner} option {key!r}, a request field toolwire writes itself: {_BUILT[key]}.")
         raise UserError(f"Unknown {owner} option {key!r}: to send a field of the API's requests, give it in "
@@ -295,3 +295,14 @@ def client_defaults(owner: str, headers: Any, query: Any, url_query: Mapping[str
                             "different values: give it once.")
     remember_secrets(header_secrets(headers))
     return dict(headers or {}), dict(query or {})
+
+
+def _own_parameters(cls: type) -> Mapping[str, Any]:
+    """The parameters of ``cls.__init__`` (a user's subclass of ChatOpenAI may take an option of its own and pass it
+    on); none when its signature cannot be read."""
+    import inspect
+
+    try:
+        return inspect.signature(cls.__init__).parameters
+    except (TypeError, ValueError):
+        return {}
