@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -235,3 +236,32 @@ def test_a_real_load_leaves_stdout_and_stderr_alone(monkeypatch: pytest.MonkeyPa
     llm = _llama(llama_cpp, Path(found), 512, 2, 512, False)
     llm.close()
     assert 1 not in moved and 2 not in moved
+
+
+def test_exit_waits_for_a_step_another_thread_runs_and_then_frees_the_model(fake: Path) -> None:
+    # review 288 #1: the step's thread was left inside llama.cpp while the process tore it down (exit code 139)
+    from toolwire.models import _loaded
+    from toolwire.models._turns import Turn
+
+    model = _model(fake, 64)
+    busy = model.load()
+    step = Turn(busy)
+    started, order = threading.Event(), []
+
+    def reply() -> None:
+        step.begin()
+        started.set()
+        time.sleep(0.3)  # a token's step inside llama.cpp
+        order.append("step ended")
+        step.pause()
+        step.begin()  # the next step waits for a turn that never comes (the exit keeps the lock)
+        order.append("next step began")
+
+    thread = threading.Thread(target=reply, daemon=True)
+    thread.start()
+    started.wait()
+    _loaded._close_models()
+    order.append("freed" if busy.llm.closed == 1 else "left")
+    assert order == ["step ended", "freed"]
+    thread.join(0.2)
+    assert thread.is_alive() and order == ["step ended", "freed"]

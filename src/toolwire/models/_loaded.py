@@ -429,7 +429,9 @@ def _close_at_exit(loaded: LoadedModel) -> None:
 
     The model's turn lock is taken and kept: the threads left at exit are daemons, and none may start another step
     on a model freed (or left) here; the thread calling this may still end its own replies (the lock is
-    re-entrant)."""
+    re-entrant). A step another thread is running is waited for, :data:`_EXIT_WAIT` seconds at most (its thread
+    then waits in Python for a turn that never comes, out of llama.cpp, which the process's exit tears down: review
+    288 #1); only one still running after that is left as it is."""
     finalizer = getattr(loaded, "_finalizer", None)
     turns = getattr(loaded, "turns", None)
     lock = getattr(turns, "changed", None)
@@ -437,10 +439,25 @@ def _close_at_exit(loaded: LoadedModel) -> None:
         if finalizer is not None:
             finalizer.detach()
         return
+    if turns is not None:
+        from toolwire.models import _turns
+
+        _turns._EXITING_THREAD[0] = threading.get_ident()
+        turns.exiting = True
+    deadline = time.monotonic() + _EXIT_WAIT  # (review 288 #1: the step's thread left inside llama.cpp while the
+    # process tore llama.cpp's globals down, a crash 1 run in 6: wait for the step to end; its next one cannot begin)
+    while lock is not None and _stepping(loaded) and turns.holder.thread != threading.get_ident():  # type: ignore
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        lock.wait(left)
     if not _stepping(loaded):
         _free(loaded.llm, getattr(loaded, "_samplers", _Recent(0)), getattr(loaded, "pid", os.getpid()))
     if finalizer is not None:
         finalizer.detach()
+
+
+_EXIT_WAIT = 5.0  # seconds the exit waits for a step another thread runs on a model (a token; a prompt's evaluation)
 
 
 @atexit.register

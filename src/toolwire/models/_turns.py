@@ -43,6 +43,9 @@ GRACE_SECONDS = 0.5  # how long a reply may stay paused before another one may t
 T = TypeVar("T")
 
 
+_EXITING_THREAD = [0]  # the thread that runs the exit (it may still end its own replies)
+
+
 class ModelTurns:
     """Whose turn it is on one loaded model (see the module's text).
 
@@ -54,6 +57,7 @@ class ModelTurns:
         self.grace = grace
         self.changed = threading.Condition()  # an RLock: a reply collected while it is held can still end
         self.holder: Turn | None = None  # the reply whose state is in the model, until it ends
+        self.exiting = False  # set at exit: no step begins any more (review 288 #1)
 
 
 class Turn:
@@ -82,6 +86,9 @@ class Turn:
         me = threading.get_ident()
         with turns.changed:
             while True:
+                if turns.exiting and me != _EXITING_THREAD[0]:  # (the process exits: this step would be torn down)
+                    turns.changed.wait()
+                    continue
                 holder = turns.holder
                 if holder is None or holder is self:
                     break
