@@ -28,13 +28,22 @@ def _no_redirect(disable: bool = True) -> contextlib.nullcontext[None]:
 
 
 def _silence(llama_cpp: Any) -> Any:
-    """Set a llama.cpp log callback that drops every line; return llama-cpp-python's own, to put back (None when this
-    llama-cpp-python has no such callback: nothing is changed)."""
+    """Set a llama.cpp log callback that drops every line; return the ``(callback, user data)`` set before it, a
+    user's own or llama-cpp-python's (read with ``llama_log_get`` where this llama.cpp has it), to put back (None when
+    this llama-cpp-python has no such callback: nothing is changed)."""
     logger = sys.modules.get("llama_cpp._logger")
-    own = getattr(logger, "llama_log_callback", None)
+    own: Any = getattr(logger, "llama_log_callback", None)
     make, set_log = getattr(llama_cpp, "llama_log_callback", None), getattr(llama_cpp, "llama_log_set", None)
     if own is None or make is None or set_log is None:
         return None
+    own = (own, ctypes.c_void_p(0))
+    get_log = getattr(llama_cpp, "llama_log_get", None)
+    if get_log is not None:  # the callback set now, a user's own too (review 288 #3), with its user data
+        with contextlib.suppress(Exception):
+            current, data = make(), ctypes.c_void_p()
+            get_log(ctypes.byref(current), ctypes.byref(data))
+            if ctypes.cast(current, ctypes.c_void_p).value:
+                own = (current, data)
     if not _SILENT:
         _SILENT.append(make(lambda level, text, user_data: None))
     set_log(_SILENT[0], ctypes.c_void_p(0))
@@ -64,4 +73,4 @@ def quiet_load(llama_cpp: Any, verbose: bool, modules: dict[str, Any] | None = N
         for module, original in patched:
             module.suppress_stdout_stderr = original
         if own is not None:
-            llama_cpp.llama_log_set(own, ctypes.c_void_p(0))
+            llama_cpp.llama_log_set(*own)
