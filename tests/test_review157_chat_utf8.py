@@ -3,7 +3,6 @@ opened standard input strictly: under C, C.UTF-8, POSIX or ``PYTHONUTF8=1`` it r
 
 from __future__ import annotations
 
-import io
 import sys
 
 import pytest
@@ -11,10 +10,7 @@ import pytest
 from toolwire import Agent, cli
 from toolwire._std_streams import tolerant_input, utf8_line
 from toolwire.testing import ScriptedChatModel
-
-
-def _stdin(data: bytes, encoding: str, errors: str) -> io.TextIOWrapper:
-    return io.TextIOWrapper(io.BytesIO(data), encoding=encoding, errors=errors)
+from typed_stdin import stdin_of, use_stdin
 
 
 @pytest.mark.parametrize(("encoding", "errors"), [("utf-8", "surrogateescape"), ("utf-8", "strict"),
@@ -24,9 +20,7 @@ def test_chat_refuses_a_line_not_in_utf8_whatever_the_locale(monkeypatch: pytest
                                                              errors: str) -> None:
     model = ScriptedChatModel(["one", "two", "three"])
     data = b"first\nCaf\xe9 in Paris?\n" + "café \ufffd on purpose\n".encode() + b"exit\n"
-    stdin = _stdin(data, encoding, errors)
-    monkeypatch.setattr(sys, "stdin", stdin)
-    monkeypatch.setattr("builtins.input", lambda prompt="": _read(stdin, prompt))
+    use_stdin(monkeypatch, data, encoding, errors)
     cli._chat(Agent(model), 3)  # (CliRunner would put its own strict stdin in place of this one)
     shown = capsys.readouterr()
     assert shown.err.count("that line is not UTF-8 text") == 1, shown
@@ -34,23 +28,16 @@ def test_chat_refuses_a_line_not_in_utf8_whatever_the_locale(monkeypatch: pytest
     assert asked == ["first", "café \ufffd on purpose"]  # (a U+FFFD typed on purpose is kept; UTF-8 from ASCII too)
 
 
-def _read(stdin: io.TextIOWrapper, prompt: str) -> str:
-    sys.stdout.write(prompt)
-    line = stdin.readline()
-    if not line:
-        raise EOFError
-    return line.rstrip("\n")
-
 
 def test_utf8_line() -> None:
-    stdin = _stdin(b"", "utf-8", "surrogateescape")
+    stdin = stdin_of(b"", "utf-8", "surrogateescape")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sys, "stdin", stdin)
         assert utf8_line("caf\udce9") is None and utf8_line("\udcff") is None and utf8_line("x\ud800") is None
         assert utf8_line("café \ufffd") == "café \ufffd" and utf8_line("plain") == "plain"
-        patch.setattr(sys, "stdin", _stdin(b"", "ascii", "surrogateescape"))
+        patch.setattr(sys, "stdin", stdin_of(b"", "ascii", "surrogateescape"))
         assert utf8_line("caf\udcc3\udca9") == "café"  # UTF-8 read by an ASCII C locale without UTF-8 mode
-        strict = _stdin(b"", "utf-8", "strict")
+        strict = stdin_of(b"", "utf-8", "strict")
         patch.setattr(sys, "stdin", strict)
         tolerant_input()
         assert strict.errors == "surrogateescape"

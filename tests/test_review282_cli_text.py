@@ -21,6 +21,7 @@ from toolwire import Agent, cli
 from toolwire._cli_run import _print_json
 from toolwire._std_streams import output_to_stderr
 from toolwire.testing import ScriptedChatModel
+from typed_stdin import use_stdin
 
 QUESTION = "Olá ☕ 東京?"
 ANSWER = "Olá! café ☕ naïve 👨‍👩‍👧 مرحبا ✓ fim"
@@ -122,17 +123,6 @@ def test_json_on_a_utf_stream_keeps_the_characters(monkeypatch: pytest.MonkeyPat
 
 # --- #5: chat reading a file that starts with a BOM ----------------------------------------------------------------
 
-def _stdin(data: bytes, encoding: str, errors: str) -> io.TextIOWrapper:
-    return io.TextIOWrapper(io.BytesIO(data), encoding=encoding, errors=errors)
-
-
-def _read(stdin: io.TextIOWrapper, prompt: str) -> str:
-    sys.stdout.write(prompt)
-    line = stdin.readline()
-    if not line:
-        raise EOFError
-    return line.rstrip("\n")
-
 
 @pytest.mark.parametrize(("encoding", "errors"), [("utf-8", "surrogateescape"), ("utf-8", "strict"),
                                                   ("ascii", "surrogateescape")])
@@ -145,9 +135,7 @@ def _read(stdin: io.TextIOWrapper, prompt: str) -> str:
 def test_chat_reads_a_file_with_a_bom_without_it(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                                  encoding: str, errors: str, data: bytes, asked: list[str]) -> None:
     model = ScriptedChatModel(["one", "two", "three"])
-    stdin = _stdin(data, encoding, errors)
-    monkeypatch.setattr(sys, "stdin", stdin)
-    monkeypatch.setattr("builtins.input", lambda prompt="": _read(stdin, prompt))
+    use_stdin(monkeypatch, data, encoding, errors)
     cli._chat(Agent(model), 3)
     shown = capsys.readouterr()
     assert [r.messages[-1].text for r in model.requests] == asked, shown

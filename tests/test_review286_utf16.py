@@ -4,7 +4,6 @@ PowerShell 5's ``>``) refused the first line and sent the next ones to the model
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
 import sys
@@ -15,10 +14,7 @@ import pytest
 from _queued_http import QueuedServer, serving
 from toolwire import Agent, cli
 from toolwire.testing import ScriptedChatModel
-
-
-def _stdin(data: bytes, encoding: str, errors: str) -> io.TextIOWrapper:
-    return io.TextIOWrapper(io.BufferedReader(io.BytesIO(data)), encoding=encoding, errors=errors)
+from typed_stdin import use_stdin
 
 
 @pytest.mark.parametrize(("encoding", "errors"), [("utf-8", "surrogateescape"), ("utf-8", "strict"),
@@ -34,8 +30,7 @@ def _stdin(data: bytes, encoding: str, errors: str) -> io.TextIOWrapper:
 def test_chat_reads_a_utf16_file_as_utf16(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                           encoding: str, errors: str, data: bytes, asked: list[str]) -> None:
     model = ScriptedChatModel(["one", "two", "three"])
-    monkeypatch.setattr(sys, "stdin", _stdin(data, encoding, errors))
-    monkeypatch.setattr("builtins.input", lambda prompt="": _read(prompt))
+    use_stdin(monkeypatch, data, encoding, errors)
     cli._chat(Agent(model), 3)
     shown = capsys.readouterr()
     questions = [r.messages[-1].text for r in model.requests]
@@ -43,18 +38,10 @@ def test_chat_reads_a_utf16_file_as_utf16(monkeypatch: pytest.MonkeyPatch, capsy
     assert "not UTF-8" not in shown.err and "\x00" not in shown.out + shown.err
 
 
-def _read(prompt: str) -> str:
-    sys.stdout.write(prompt)
-    line = sys.stdin.readline()  # (the stream as the session left it, reconfigured)
-    if not line:
-        raise EOFError
-    return line.rstrip("\n")
-
 
 def test_utf8_input_is_read_as_before(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     model = ScriptedChatModel(["one"])
-    monkeypatch.setattr(sys, "stdin", _stdin("Olá\nexit\n".encode(), "utf-8", "strict"))
-    monkeypatch.setattr("builtins.input", lambda prompt="": _read(prompt))
+    use_stdin(monkeypatch, "Olá\nexit\n".encode(), "utf-8", "strict")
     cli._chat(Agent(model), 3)
     assert [r.messages[-1].text for r in model.requests] == ["Olá"]
     assert sys.stdin.encoding == "utf-8"
@@ -89,8 +76,7 @@ def test_a_line_with_nul_characters_is_refused_not_sent(monkeypatch: pytest.Monk
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """UTF-16 without a BOM: its lines hold NUL characters, refused one by one with what to do, never asked."""
     model = ScriptedChatModel(["one"])
-    monkeypatch.setattr(sys, "stdin", _stdin("Olá\nexit\n".encode("utf-16-le") + b"\n", "utf-8", "strict"))
-    monkeypatch.setattr("builtins.input", lambda prompt="": _read(prompt))
+    use_stdin(monkeypatch, "Olá\nexit\n".encode("utf-16-le") + b"\n", "utf-8", "strict")
     cli._chat(Agent(model), 3)
     shown = capsys.readouterr()
     assert model.requests == []
