@@ -64,10 +64,12 @@ def test_a_name_without_an_ascii_form_is_told_to_give_one() -> None:
     assert '@tool(name="...")' in said and said.endswith(".")
 
 
+PRICE_FUNCTION = 'def calcular_preço(quantidade: int) -> int:\n    """Calcula o preço."""\n    return quantidade\n'
+
+
 def test_the_tools_file_loader_names_the_fix_for_a_function_named_with_accents(tmp_path: Path) -> None:
     path = tmp_path / "precos.py"
-    path.write_text('def calcular_preço(quantidade: int) -> int:\n    """Calcula o preço."""\n'
-                    "    return quantidade\n", encoding="utf-8")
+    path.write_text(PRICE_FUNCTION, encoding="utf-8")
     with pytest.raises(UserError) as info:
         load_tools(str(path))
     said = str(info.value)
@@ -76,16 +78,13 @@ def test_the_tools_file_loader_names_the_fix_for_a_function_named_with_accents(t
     assert "mark the tools with @tool" not in said  # (which gave the same error)
     assert said.count("\n") == 0
 
-    path.write_text('from toolwire import tool\n\n@tool(name="calcular_preco")\n'
-                    'def calcular_preço(quantidade: int) -> int:\n    """Calcula o preço."""\n'
-                    "    return quantidade\n", encoding="utf-8")
+    path.write_text('from toolwire import tool\n\n@tool(name="calcular_preco")\n' + PRICE_FUNCTION, encoding="utf-8")
     assert [t.name for t in load_tools(str(path))] == ["calcular_preco"]
 
 
 def test_the_tools_entry_of_a_function_named_with_accents_is_told_the_fix(tmp_path: Path) -> None:
     path = tmp_path / "precos_list.py"
-    path.write_text('def calcular_preço(quantidade: int) -> int:\n    """Calcula o preço."""\n'
-                    "    return quantidade\n\nTOOLS = [calcular_preço]\n", encoding="utf-8")
+    path.write_text(PRICE_FUNCTION + "\nTOOLS = [calcular_preço]\n", encoding="utf-8")
     with pytest.raises(UserError) as info:
         load_tools(str(path))
     assert '@tool(name="calcular_preco")' in str(info.value)

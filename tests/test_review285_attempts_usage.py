@@ -4,11 +4,10 @@ returns them)."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from pydantic import BaseModel
 
+from run_ways import WAYS, run_as
 from toolwire import AIMessage
 from toolwire.errors import ProviderError
 from toolwire.messages import tool_call
@@ -29,21 +28,9 @@ def _script() -> ScriptedChatModel:
     return ScriptedChatModel([bad, _fail])
 
 
-async def _consume(agen: object) -> None:
-    async for _ in agen:  # type: ignore[attr-defined]
-        pass
-
-
-@pytest.mark.parametrize("how", ["invoke", "ainvoke", "stream", "astream"])
+@pytest.mark.parametrize("how", WAYS)
 def test_the_failed_request_carries_the_earlier_replies_usage(how: str) -> None:
     structured = _script().with_structured_output(W, retries=1)
     with pytest.raises(ProviderError) as caught:
-        if how == "invoke":
-            structured.invoke("q")
-        elif how == "ainvoke":
-            asyncio.run(structured.ainvoke("q"))
-        elif how == "stream":
-            list(structured.stream("q"))
-        else:
-            asyncio.run(_consume(structured.astream("q")))
+        run_as(how, structured, "q")
     assert caught.value.attempts_usage == [{"input_tokens": 300, "output_tokens": 30, "total_tokens": 330}]

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from run_ways import WAYS, run_as
 from toolwire import Agent, tool
 from toolwire.errors import MaxStepsExceeded, ProviderError, ToolCallParseError
 from toolwire.messages import AIMessage, Usage
@@ -99,26 +100,15 @@ def test_agent_error_after_a_structured_attempt_has_the_runs_usage() -> None:
     assert len(caught.value.messages) == 2  # type: ignore[attr-defined]  # (resume unchanged: no attempt in it)
 
 
-@pytest.mark.parametrize("how", ["invoke", "ainvoke", "stream", "astream"])
+@pytest.mark.parametrize("how", WAYS)
 def test_agent_error_after_with_retry_tries_has_every_trys_usage(how: str) -> None:
     model = ScriptedChatModel([AIMessage("It is 12", usage=_usage(200, 20)),
                                _call("W", {"celsius": "bad"}, _usage(300, 30), "s1"),
                                _call("W", {"celsius": "bad"}, _usage(400, 40), "s2")])
     structured = model.with_structured_output(W).with_retry(stop_after_attempt=2, wait_exponential_jitter=False)
     agent = Agent(model, [], response_format=structured)
-
-    async def astreamed() -> None:
-        _ = [e async for e in agent.astream("q")]
-
     with pytest.raises(ToolCallParseError) as caught:
-        if how == "invoke":
-            agent.invoke("q")
-        elif how == "ainvoke":
-            asyncio.run(agent.ainvoke("q"))
-        elif how == "stream":
-            list(agent.stream("q", stream_mode="values"))
-        else:
-            asyncio.run(astreamed())
+        run_as(how, agent, "q", stream_mode="values")
     assert caught.value.usage == {"input_tokens": 900, "output_tokens": 90, "total_tokens": 990}  # type: ignore
 
 
