@@ -17,11 +17,9 @@ from typing import Any
 import pytest
 
 from _queued_http import QueuedServer, serving
-from toolwire import Agent, cli
 from toolwire._cli_run import _print_json
 from toolwire._std_streams import output_to_stderr
-from toolwire.testing import ScriptedChatModel
-from typed_stdin import use_stdin
+from typed_stdin import chat_on
 
 QUESTION = "Olá ☕ 東京?"
 ANSWER = "Olá! café ☕ naïve 👨‍👩‍👧 مرحبا ✓ fim"
@@ -134,11 +132,8 @@ def test_json_on_a_utf_stream_keeps_the_characters(monkeypatch: pytest.MonkeyPat
 ], ids=["exit", "question", "blank", "later-line"])
 def test_chat_reads_a_file_with_a_bom_without_it(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                                  encoding: str, errors: str, data: bytes, asked: list[str]) -> None:
-    model = ScriptedChatModel(["one", "two", "three"])
-    use_stdin(monkeypatch, data, encoding, errors)
-    cli._chat(Agent(model), 3)
-    shown = capsys.readouterr()
-    assert [r.messages[-1].text for r in model.requests] == asked, shown
+    questions, shown = chat_on(monkeypatch, capsys, data, encoding, errors)
+    assert questions == asked, shown
     assert "\ufeff" not in shown.out.split("you> ", 2)[1]  # (the first line is echoed without it)
 
 

@@ -14,7 +14,7 @@ import pytest
 from _queued_http import QueuedServer, serving
 from toolwire import Agent, cli
 from toolwire.testing import ScriptedChatModel
-from typed_stdin import use_stdin
+from typed_stdin import chat_on, use_stdin
 
 
 @pytest.mark.parametrize(("encoding", "errors"), [("utf-8", "surrogateescape"), ("utf-8", "strict"),
@@ -29,11 +29,7 @@ from typed_stdin import use_stdin
 ], ids=["le", "be-crlf", "exit-first", "beyond-bmp", "utf-32-le", "utf-32-be"])
 def test_chat_reads_a_utf16_file_as_utf16(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                           encoding: str, errors: str, data: bytes, asked: list[str]) -> None:
-    model = ScriptedChatModel(["one", "two", "three"])
-    use_stdin(monkeypatch, data, encoding, errors)
-    cli._chat(Agent(model), 3)
-    shown = capsys.readouterr()
-    questions = [r.messages[-1].text for r in model.requests]
+    questions, shown = chat_on(monkeypatch, capsys, data, encoding, errors)
     assert questions == asked, shown
     assert "not UTF-8" not in shown.err and "\x00" not in shown.out + shown.err
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import sys
+from typing import Any
 
 import pytest
 
@@ -36,3 +37,19 @@ def use_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes, encoding: str, error
     monkeypatch.setattr(sys, "stdin", stdin)
     monkeypatch.setattr("builtins.input", typed_input)
     return stdin
+
+
+def chat_on(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data: bytes, encoding: str,
+            errors: str) -> tuple[list[str], Any]:
+    """Run ``toolwire chat``'s session (3 turns at most) on a stdin of ``data``, with a scripted model.
+
+    Returns the questions the model was asked (the last message's text of each request) and what the session
+    wrote (pytest's captured ``out``/``err``).
+    """
+    from toolwire import Agent, cli
+    from toolwire.testing import ScriptedChatModel
+
+    model = ScriptedChatModel(["one", "two", "three"])
+    use_stdin(monkeypatch, data, encoding, errors)
+    cli._chat(Agent(model), 3)
+    return [r.messages[-1].text for r in model.requests], capsys.readouterr()
