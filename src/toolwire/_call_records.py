@@ -95,8 +95,10 @@ class Usage(TypedDict):
             ``audio``...: tokens by key), as a custom model or LangChain's ``usage_metadata`` gives it, and in
             :attr:`AIMessage.usage_metadata <toolwire.messages.AIMessage.usage_metadata>` and an Agent run's summed
             ``usage``, where ``cache_read`` is ``cached_tokens``; absent when none is known.
-        output_token_details: LangChain's breakdown of ``output_tokens`` (``reasoning``, ``audio``...), when a
-            custom model gives it; absent otherwise.
+        output_token_details: LangChain's breakdown of ``output_tokens`` (``reasoning``, ``audio``...): ``reasoning``
+            is OpenAI's ``reasoning_tokens`` (Responses API ``output_tokens_details``, Chat Completions
+            ``completion_tokens_details``; when more than 0), as langchain-openai maps it, and a custom model or
+            LangChain's ``usage_metadata`` may give other keys; absent when none is known.
 
     The detail dicts are typed ``dict[str, int]``, not LangChain's closed ``InputTokenDetails``, as providers add keys
     of their own; read a key that may be missing with ``.get(key, 0)`` (review 285 #4).

@@ -518,8 +518,11 @@ def split_calls(calls: Iterable[ToolCall | InvalidToolCall]) -> tuple[list[ToolC
     return split_in_order(unique(call) for call in calls)
 
 
-def usage(input_tokens: Any, output_tokens: Any, total: Any = None, cached: Any = None) -> Usage | None:
-    """Build a :class:`~toolwire.messages.Usage` (tokens) from provider counts; ``None`` when unknown."""
+def usage(input_tokens: Any, output_tokens: Any, total: Any = None, cached: Any = None,
+          reasoning: Any = None) -> Usage | None:
+    """Build a :class:`~toolwire.messages.Usage` (tokens) from provider counts; ``None`` when unknown. ``cached``
+    (of the input) becomes ``cached_tokens`` and ``reasoning`` (of the output: OpenAI's ``reasoning_tokens``)
+    ``output_token_details["reasoning"]``, as langchain-openai maps it, each only when it is a positive count."""
     if input_tokens is None and output_tokens is None:
         return None
     result: Usage = {
@@ -529,6 +532,8 @@ def usage(input_tokens: Any, output_tokens: Any, total: Any = None, cached: Any 
     }
     if cached:
         result["cached_tokens"] = int(cached)
+    if isinstance(reasoning, int) and not isinstance(reasoning, bool) and reasoning > 0:
+        result["output_token_details"] = {"reasoning": reasoning}
     return result
 
 

@@ -53,7 +53,8 @@ def _chat_usage(raw: Any) -> Any:
     if not isinstance(raw, dict):
         return None
     cached = (raw.get("prompt_tokens_details") or {}).get("cached_tokens")
-    return usage(raw.get("prompt_tokens"), raw.get("completion_tokens"), raw.get("total_tokens"), cached)
+    reasoning = (raw.get("completion_tokens_details") or {}).get("reasoning_tokens")  # (review 290 #3)
+    return usage(raw.get("prompt_tokens"), raw.get("completion_tokens"), raw.get("total_tokens"), cached, reasoning)
 
 
 def _chat_metadata(model: Any, finish: Any, **extra: Any) -> dict[str, Any]:

@@ -85,7 +85,8 @@ def _usage(raw: Any) -> Any:
     if not isinstance(raw, dict):
         return None
     cached = (raw.get("input_tokens_details") or {}).get("cached_tokens")
-    return usage(raw.get("input_tokens"), raw.get("output_tokens"), raw.get("total_tokens"), cached)
+    reasoning = (raw.get("output_tokens_details") or {}).get("reasoning_tokens")  # (review 290 #3)
+    return usage(raw.get("input_tokens"), raw.get("output_tokens"), raw.get("total_tokens"), cached, reasoning)
 
 
 def _token_limit(response: dict[str, Any]) -> bool:
