@@ -112,7 +112,9 @@ class FlagError:
     flags ("Input should be 1, 2 or 4"), telling the model that ``3`` is not allowed (review 222 #7). A number
     outside ``0..mask`` or holding another bit is refused with the same words, as the schema's ``minimum`` and
     ``maximum`` say: Python's ``Flag`` reads ``-1`` as every flag and ``-4`` as ``EXEC``, and an ``IntFlag`` keeps
-    any other bits (review 231 #2). A caller's own member is taken as it is."""
+    any other bits (review 231 #2). A caller's own member is taken as it is. An integral float (``6.0``, which JSON
+    Schema counts as the integer the schema asks for) is read as that int: pydantic's handler found it only once
+    Python's ``Flag`` had cached the composite member 6, so the answer hung on earlier calls (review 294 #2)."""
 
     __slots__ = ("expected", "mask")
 
@@ -125,6 +127,8 @@ class FlagError:
         self.mask = mask
 
     def __call__(self, value: Any, handler: Callable[[Any], Any]) -> Any:
+        if value.__class__ is float and value.is_integer() and 0 <= value <= self.mask:  # (others refused below)
+            value = int(value)
         try:
             result = handler(value)
         except ValidationError as exc:
