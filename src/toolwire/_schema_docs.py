@@ -211,7 +211,7 @@ def describe_class(body: dict[str, Any], cls: Any) -> dict[str, Any]:
         if not isinstance(prop, dict) or "description" in prop:
             continue
         names = (key, keys[key]) if key in keys else (key,)  # (an aliased field: documented under either name)
-        text = annotated.get(key)
+        text = next((annotated[name] for name in names if annotated.get(name)), None)
         entry = None if text else next((name for name in names if documented.get(name)), None)
         if entry is not None:
             text = documented[entry]

@@ -32,6 +32,7 @@ from pydantic.fields import FieldInfo
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import PydanticUndefined, to_jsonable_python
 
+from toolwire._schema_aliases import published_key
 from toolwire._schema_docs import describe_class
 
 __all__ = ["NamedTupleObjects", "is_named_tuple", "stable_value"]
@@ -108,11 +109,12 @@ def _instance_data(value: Any) -> Any:
 def _validation_key(info: Any, name: str) -> str:
     """The key under which validation reads the field ``name`` (its ``FieldInfo`` ``info``) and the JSON Schema names
     it: its ``validation_alias`` when that is a string, the first choice of an ``AliasChoices`` that is one key (as
-    pydantic's JSON Schema picks it), else its ``alias``, else ``name``."""
+    pydantic's JSON Schema picks it), the key of a one-step ``AliasPath`` (review 294 #1), else its ``alias``, else
+    ``name``."""
     alias = getattr(info, "validation_alias", None)
     if isinstance(alias, str):
         return alias
-    for choice in getattr(alias, "choices", None) or ():
+    for choice in getattr(alias, "choices", None) or ((alias,) if alias is not None else ()):
         if isinstance(choice, str):
             return choice
         path = getattr(choice, "path", None)
@@ -216,7 +218,28 @@ def _aligned(raw: Any, data: Any, depth: int, by_alias: bool | None = None) -> A
 
 class NamedTupleObjects(GenerateJsonSchema):
     """pydantic's JSON Schema generator writing a NamedTuple as the object of its fields, described from its
-    docstring, and set defaults in a stable order (see the module)."""
+    docstring, and set defaults in a stable order (see the module); a field that validation reads through an
+    ``AliasPath`` only published under the key validation reads, or refused (:mod:`toolwire._schema_aliases`)."""
+
+    core_root: Any = None
+    """The core schema :meth:`generate` was given (searched for a refused field's class, on the error path only)."""
+
+    def generate(self, schema: Any, mode: Any = "validation") -> JsonSchemaValue:
+        """pydantic's, keeping ``schema`` as :attr:`core_root`."""
+        self.core_root = schema
+        return super().generate(schema, mode=mode)
+
+    def _get_alias_name(self, field: Any, name: str) -> str:
+        """pydantic's key for the field ``name`` (its core schema ``field``); for one whose ``validation_alias`` is a
+        path or paths, the key validation reads (:func:`~toolwire._schema_aliases.published_key`, review 294 #1).
+
+        Raises:
+            SchemaError: validation reads the field only through a path of more than one step.
+        """
+        key = super()._get_alias_name(field, name)
+        if field.get("validation_alias").__class__ is list and self.mode == "validation":
+            return published_key(self, field, name, key)
+        return key
 
     def named_tuple_schema(self, schema: Any) -> JsonSchemaValue:
         """A NamedTuple's (pydantic 2.14's own core schema, whose validator takes the object too) as an object of its
