@@ -233,7 +233,10 @@ class ToolExecutionError(ToolwireError):
 
     Attributes:
         tool_name: the name of the tool that was called (may be unknown to the executor).
-        tool_call_id: the id of the call, when the call came from a model.
+        tool_call_id: the id of the call, when the call came from a model. The error a
+            :class:`~toolwire.execution.ToolExecutor` (or an :class:`~toolwire.agent.Agent`) raises for a call under
+            ``handle_errors=False`` names that call by both (review 289 #1), unless the error already named another
+            tool's call (one the tool made itself, whose error it let through).
         artifact: what the failed call gave besides its message, kept as the error ToolMessage's ``artifact`` (an
             MCP ``isError`` result's ``{"structured_content", "content"}``); None by default.
     """
@@ -266,8 +269,9 @@ class UnknownToolError(ToolExecutionError):
 class ToolResultError(ToolExecutionError):
     """The tool ran and returned, but its result cannot be sent to a model: bytes that are not UTF-8 text, a value
     JSON cannot hold, a circular reference (:func:`toolwire.results.result_to_content`). The message says what
-    to return instead; the text the model gets says the tool *ran*, so that it does not call it again for an
-    action that already happened (review 57).
+    to return instead (and, raised by a :class:`~toolwire.execution.ToolExecutor` or an Agent, which tool returned
+    it: ``"Tool 'export' returned bytes that are not UTF-8 text, ..."``); the text the model gets says the tool
+    *ran*, so that it does not call it again for an action that already happened (review 57).
 
     Attributes:
         reason: why, as the clause the model's text ends with (``"it holds bytes that are not UTF-8 text"``), without

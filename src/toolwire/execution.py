@@ -51,18 +51,20 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from toolwire import _grace, _tool_run
+from toolwire import _grace
 from toolwire._call_records import _checked_invalid, in_reply_order
 from toolwire._concurrency import answers_sink, run_coroutine_sync
 from toolwire._error_state import claimed
 from toolwire._executor_input import prepared, refuse_conversation
 from toolwire._executor_input import reply as reply_message
+from toolwire._failed_calls import identified
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._printing import safe_text, type_label
 from toolwire._raising_calls import checked_first, raises
+from toolwire._stop_calls import stop_calls
 from toolwire._tool_args import argument_example
 from toolwire._tool_checks import unbound_method_error
 from toolwire._tool_run import StillRunning, TaskInterrupt, _running, bad_flags, bad_timeout, whole_number
@@ -213,8 +215,10 @@ class ToolExecutor:
         except StillRunning as exc:  # the run stopped while its thread ran on: answered, so it is not run again
             return self._error(f"Error: {exc}", call, tool.name)
         except Exception as exc:
-            if not (self.handle_errors and tool.handle_errors):  # (the tool's own False too: review 152 #2)
-                raise
+            if not (self.handle_errors and tool.handle_errors):  # (the tool's own False too: review 152 #2), naming
+                if (own := identified(exc, tool.name, call.get("id"))) is exc:  # its call (review 289 #1)
+                    raise
+                raise own from own.__cause__  # (one error object raised for another call too: this call's copy)
             failure: BaseException = exc
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):  # a sync tool's, from its thread: out of this task as
@@ -338,18 +342,21 @@ class ToolExecutor:
             # every valid call had run, and their answers were lost)
             ordered = in_reply_order(checked, bad, bad) if bad else checked
             checked, checked_args, refused = checked_first(self, ordered)
+            if refused is not None:  # (invalid arguments: the error names its call, review 289 #1)
+                at = ordered[len(checked)]
+                refused = identified(refused, at.get("name") if isinstance(at.get("name"), str) else None, at.get("id"))
             bad = []  # each invalid call is refused or answered there, or after one that was refused
 
         async def answer(call: Any, kwargs: dict[str, Any] | None) -> ToolMessage:
-            _grace.mark_call()  # (the tasks the call starts can be found to give them up with it: _stop)
+            _grace.mark_call()  # (the tasks the call starts can be found to give them up with it: stop_calls)
             try:
                 return await self._one(call, gate, kwargs) if call["type"] == "tool_call" else self._invalid(call)
-            except RuntimeError:  # (its run closed by _grace.give_up_calls in _stop: it ends cancelled, review 203 #1)
+            except RuntimeError:  # (its run closed by _grace.give_up_calls in stop_calls: cancelled, review 203 #1)
                 if _grace.given_up():
                     raise asyncio.CancelledError from None
                 raise
 
-        if checked:  # each call a task, one call too: a run cancelled while a tool ignores it must still end (_stop)
+        if checked:  # each call a task, one too: a run cancelled while a tool ignores it must still end (stop_calls)
             tasks = [asyncio.ensure_future(answer(c, a)) for c, a in zip(checked, checked_args, strict=True)]
             if (sink := answers_sink()) is not None:  # a sync call: its Ctrl-C gets the answers finished by then,
                 sink(lambda: _finished(tasks))  # listed only when asked (review 266 #2: relisted per call, O(N^2))
@@ -362,7 +369,7 @@ class ToolExecutor:
             except BaseException as caught:  # handle_errors=False (or the run cancelled): stop the other calls too
                 exc = caught.interrupt if isinstance(caught, TaskInterrupt) else caught  # (raised in this task)
                 threads = {i for i, call in enumerate(checked) if self._threaded(call)}
-                failure, stuck = await _stop(tasks, checked, exc, threads)
+                failure, stuck = await stop_calls(tasks, checked, exc, threads)
                 given_up = {}  # (calls that ignored their cancellation, or raised KeyboardInterrupt themselves: they
                 for i, task in enumerate(tasks):  # ran, so they are answered too; review 137 #3)
                     own = task.done() and not task.cancelled() and isinstance(task.exception(), TaskInterrupt)
@@ -507,69 +514,6 @@ def stopped_text(name: str, interrupted: bool = False) -> str:
     how = "raised KeyboardInterrupt, which stopped the run;" if interrupted else (
         "was stopped while it ran, because the run was stopped;")
     return f"Error: Tool '{name}' {how} what it did before that may have taken effect: check before running it again."
-
-
-_ABANDONED_END = 0.1
-"""Seconds :func:`_stop` waits for the tasks it gave up to end (a few passes of the event loop)."""
-
-
-async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], failure: BaseException,
-                threads: Collection[int] = ()) -> tuple[BaseException, list[int]]:
-    """Cancel the calls' ``tasks`` still running after ``failure`` (a call failed with ``handle_errors=False``, or
-    the run was cancelled) and wait for them to end, at most :data:`~toolwire._tool_run.CANCEL_GRACE` seconds (their
-    cleanup). A call still running then ignores its cancellation (an async tool that catches ``CancelledError`` and
-    goes on): it is abandoned, its tool's coroutine closed, as at a timeout, with the helper tasks the tool awaits
-    that ignore their cancellation too (:func:`~toolwire._grace.give_up_calls`, review 210 #2), so it cannot hold
-    the run and the answers already given (review 65: the wait had no end, and a Ctrl-C that ended it lost them).
-    When the run was interrupted, the answers the event loop already received (a sync tool that finished while an
-    async one blocked the loop) land first: one pass of the loop before the cancellations.
-
-    The wait goes on when the run is cancelled again meanwhile (an anyio cancel scope, Starlette's on a client's
-    disconnect, cancels at every ``await``; a task cancelled twice): only a new Ctrl-C ends it early
-    (:func:`~toolwire._grace.wait_through`; review 196 #1: the tools were given up at once, with no cleanup).
-
-    ``threads``: the indexes of the calls of sync tools, whose threads cannot be stopped (their tasks are given up,
-    the threads run on: the log says so, review 272 #4).
-
-    Returns:
-        ``(the error to raise, the indexes of the calls given up)``: ``failure``, or a new Ctrl-C that came during
-        the wait, or the run's cancellation that came then when ``failure`` was not one; the calls still running
-        after the wait, which were abandoned.
-    """
-    again: BaseException | None = None
-    interrupted = False
-    try:
-        if isinstance(failure, asyncio.CancelledError | KeyboardInterrupt):
-            with contextlib.suppress(asyncio.CancelledError):  # (the pass is made when cancelled again too)
-                await asyncio.sleep(0)
-        for task in tasks:
-            task.cancel()
-        interrupted, again = await _grace.wait_calls(tasks, _tool_run.CANCEL_GRACE)  # (a timed call's tool too)
-    except KeyboardInterrupt as interrupt:  # a second Ctrl-C (inside asyncio.run): stop waiting
-        again, interrupted = interrupt, True
-    if (again is not None and not isinstance(failure, asyncio.CancelledError)) or isinstance(again, KeyboardInterrupt):
-        failure = again
-    indexes = [i for i, task in enumerate(tasks) if not task.done()]
-    stuck = [(tasks[i], calls[i]) for i in indexes]
-    given_up: list[asyncio.Future[Any]] = []
-    if (helpers := _grace.started(tasks, interrupted)) or stuck:  # (with the tool's own task and the helper tasks
-        given_up = await _grace.give_up_calls([*(task for task, _ in stuck), *helpers], interrupted)  # it awaits)
-    if helpers and not stuck:  # (a timed call's tool, whose call was answered)
-        log.warning("%d task(s) started by tool calls were still running after the run stopped (they ignore "
-                    "cancellation); their coroutines were closed", len(helpers))
-    if given_up and not interrupted:  # the few passes of the loop that end them (cancelled: asyncio.run's end, and a
-        await _grace.wait_through(given_up, _ABANDONED_END)  # new Ctrl-C's, then has nothing to log: review 203 #1)
-    closed = [safe_text(calls[i].get("name")) for i in indexes if i not in threads]
-    running = [safe_text(calls[i].get("name")) for i in indexes if i in threads]
-    when = ("at a new interrupt, while the run was stopping," if interrupted else f"{_tool_run.CANCEL_GRACE:g}s "
-            "after the run stopped (they ignore cancellation, or their cleanup takes longer)")
-    if closed:
-        log.warning("%d tool call(s) still running %s were given up, their coroutines closed: %s", len(closed), when,
-                    ", ".join(closed))
-    if running:  # (a sync tool's thread cannot be stopped: review 272 #4)
-        log.warning("%d sync tool call(s) still running %s were given up; their threads cannot be stopped and may "
-                    "still finish and take effect: %s", len(running), when, ", ".join(running))
-    return failure, indexes
 
 
 def _count(value: Any, rule: str) -> int | None:

@@ -1,0 +1,86 @@
+"""What a failed tool call leaves for the developer: the call's identity on its error.
+
+* :func:`identified`: a :class:`~toolwire.errors.ToolExecutionError` raised for a call (``handle_errors=False``) made
+  without knowing the call (a ``ToolValidationError`` from the schema check, a ``ToolTimeoutError``, a
+  ``ToolResultError`` from turning the result into text, one the tool raised itself) gets the call's ``tool_name``
+  and ``tool_call_id``, as :class:`~toolwire.errors.ToolExecutionError` documents them, and a ``ToolResultError``'s
+  message names the tool (review 289 #1: with several calls of one tool in a reply, nothing said which one failed).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, TypeVar
+
+from toolwire._error_state import exclusive, mark
+from toolwire.errors import ToolExecutionError, ToolResultError
+
+__all__ = ["identified"]
+
+E = TypeVar("E", bound=BaseException)
+
+_FILLED = "_toolwire_call"
+"""The attribute (in the error's ``__dict__``) holding ``(tool_name, tool_call_id, the message before)`` once
+:func:`identified` wrote the call's identity on the error, so that the same object raised again for another call (a
+module-level error instance, a failed task two calls await) is told apart from an identity its creator gave it."""
+
+_LOCK = threading.Lock()  # (the check and the write in one step: two calls may raise one shared object at once)
+
+_OWN_OPENINGS = (("The tool's result ", "The result of tool {} "), ("The tool ", "Tool {} "))
+"""How toolwire's own ``ToolResultError`` messages open (:mod:`toolwire.results`), and the same opening naming the
+tool: ``"The tool returned bytes..."`` -> ``"Tool 'raw' returned bytes..."``."""
+
+
+def identified(exc: E, tool_name: str | None, call_id: Any) -> E:
+    """``exc`` with the identity of the tool call it is raised for, when it is a ToolExecutionError that has none.
+
+    The error's ``tool_name`` and ``tool_call_id`` are set when its ``tool_call_id`` is None and its ``tool_name`` is
+    None or ``tool_name`` (an error of another tool the tool called itself keeps that inner call's identity). A
+    :class:`~toolwire.errors.ToolResultError` whose message opens as toolwire writes it (``"The tool returned..."``,
+    ``"The tool's result..."``) has it name the tool; nothing else of the message changes, nor the error's type,
+    cause, traceback or other attributes. An error object that was given another call's identity this way (one
+    object raised for two calls) is copied for this call (:func:`~toolwire._error_state.exclusive`), so each caller's
+    error names its own call.
+
+    Args:
+        exc: the error a call failed with (any exception; only a ToolExecutionError is changed).
+        tool_name: the called tool's name (None: unknown, nothing is set).
+        call_id: the call's id (text; ``""`` or None: the call has none, and nothing is set).
+
+    Returns:
+        ``exc`` itself (changed or not), or its copy for this call; never raises.
+    """
+    if not isinstance(exc, ToolExecutionError) or tool_name is None or call_id is None or call_id == "":
+        return exc
+    call_id = call_id if isinstance(call_id, str) else str(call_id)
+    with _LOCK:
+        filled = exc.__dict__.get(_FILLED)
+        if filled is None:
+            if exc.tool_call_id is not None or exc.tool_name not in (None, tool_name):
+                return exc  # its creator's identity (an UnknownToolError's, another tool's error from a nested call)
+            target, before = exc, exc.args
+        else:
+            if filled[:2] == (tool_name, call_id):
+                return exc
+            try:
+                mark(exc)  # taken by another call: this call's copy (copied with its attributes, cause and traceback)
+                target, before = exclusive(exc), filled[2]
+            except Exception:
+                return exc
+        try:
+            target.tool_name, target.tool_call_id = tool_name, call_id
+            if isinstance(target, ToolResultError) and before and isinstance(before[0], str):
+                target.args = (_naming(before[0], tool_name), *before[1:])
+            target.__dict__[_FILLED] = (tool_name, call_id, before)
+        except Exception:  # (an error class that refuses attributes: left as it is)
+            return exc
+    return target
+
+
+def _naming(message: str, tool_name: str) -> str:
+    """``message`` (a ToolResultError's) opening with the tool's name in place of toolwire's "The tool" (unchanged
+    when it does not open that way: the tool's own wording)."""
+    for opening, named in _OWN_OPENINGS:
+        if message.startswith(opening):
+            return named.format(f"'{tool_name}'") + message[len(opening):]
+    return message
