@@ -233,11 +233,11 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         **unknown: Any,
     ) -> None:
         if unknown:  # a misspelled option: one sentence with the close match, not a TypeError naming this class
+            from toolwire.models._sdk_options import refuse_client_setting
             from toolwire.models.factory import _check_keywords
-
+            refuse_client_setting(type(self).__name__, unknown)  # a client setting another class has (review 292)
             _check_keywords(type(self), unknown, let_through=(),  # the close match, when there is one
-                            untaken=untaken_names(self.untaken_options))
-            # a name a subclass takes and passes on here is unknown too: nothing here would use it
+                            untaken=untaken_names(self.untaken_options))  # (then a name a subclass passes on here)
             raise UserError(f"Unknown {type(self).__name__} option {next(iter(unknown))!r}: "
                             f"{type(self).__name__} passes it on, but no model class takes it.")
         owner = type(self).__name__

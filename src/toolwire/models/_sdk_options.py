@@ -176,6 +176,20 @@ _CLIENT_INSTEAD = {
 }
 
 
+def refuse_client_setting(owner: str, unknown: Mapping[str, Any]) -> None:
+    """Refuse, with what does the same, a client setting another class takes that ``owner`` has not, given to
+    ``owner``'s constructor (``ChatAnthropic(default_headers=...)``, langchain-anthropic's spelling: review 292);
+    the advice :func:`_client_advice` gives where a call's options or ``model_kwargs`` set it.
+
+    Raises:
+        UserError: ``unknown`` (the constructor's unknown keyword arguments) holds such a setting.
+    """
+    for key in unknown:
+        if (owner, key) in _CLIENT_INSTEAD or owner not in _OWN_CLIENT.get(key, (owner,)):
+            advice = _CLIENT_INSTEAD.get((owner, key)) or f"leave it out (only {_OWN_CLIENT[key][0]} takes it)"
+            raise UserError(f"{owner} has no {key!r} option: {advice}.")
+
+
 def check_model_kwargs(owner: str, model_kwargs: Any) -> dict[str, Any]:
     """``model_kwargs`` as a dict of its own (``{}`` for None), its generation options checked as the
     constructor's are (``model_kwargs={"max_tokens": 0}`` is refused like ``max_tokens=0``).
