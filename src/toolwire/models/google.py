@@ -16,6 +16,7 @@ import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, ClassVar, Self
 
+from toolwire._gemini_tool_checks import check_tool_names
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage
 from toolwire.models._retry import _clip, aclose_stream, api_key_hint, redact_url, status_error, transport_error
@@ -70,13 +71,17 @@ class ChatGoogleGenAI(SDKChatModel):
 
     def bind_tools(self, tools: Sequence[Any], **options: Any) -> Self:
         """:meth:`~toolwire.models.base.BaseChatModel.bind_tools` (same arguments), refusing a ``tool_choice`` that
-        would force a server tool, which Gemini cannot (see :func:`~toolwire.models.lowering.gemini.check_tool_choice`).
+        would force a server tool, which Gemini cannot (see :func:`~toolwire.models.lowering.gemini.check_tool_choice`),
+        and a tool name Gemini refuses, here rather than at the first request (review 294 #3).
 
         Raises:
-            SchemaError, UserError: as the base method raises them; UserError also for a ``tool_choice`` naming a
-                server tool, or ``"required"`` with only server tools bound.
+            SchemaError, UserError: as the base method raises them; SchemaError also for a function tool whose name
+                Gemini refuses (a letter or ``_`` first, then at most 64 letters, digits, ``_ . : -``: the sentence
+                the request would give); UserError also for a ``tool_choice`` naming a server tool, or
+                ``"required"`` with only server tools bound.
         """
         new = super().bind_tools(tools, **options)
+        check_tool_names(new.tools)
         codec.check_tool_choice(new.tool_choice, new.tools)
         return new
 

@@ -54,10 +54,11 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from typing import Any
 
-from toolwire.errors import SchemaError, UserError
+from toolwire._gemini_tool_checks import check_tool_choice, check_tool_name
+from toolwire.errors import UserError
 from toolwire.messages import (
     AIMessage,
     AIMessageChunk,
@@ -105,6 +106,7 @@ from toolwire.models.lowering._stream_errors import cut_short, not_a_reply
 __all__ = [
     "StreamState",
     "check_tool_choice",
+    "check_tool_name",
     "convert_to_gemini_tool",
     "gemini_schema",
     "json_text_plan",
@@ -112,9 +114,6 @@ __all__ = [
     "lower_request",
     "parse_response",
 ]
-
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$")
-
 
 def convert_to_gemini_tool(tool: Any) -> dict[str, Any]:
     """Return the Gemini ``FunctionDeclaration`` of a tool, function, pydantic model or tool dict.
@@ -131,10 +130,7 @@ def convert_to_gemini_tool(tool: Any) -> dict[str, Any]:
             ``_ . : -``, 64 at most), or the schema is recursive.
     """
     spec = to_tool_spec(tool)
-    if not _NAME.match(spec.name):
-        raise SchemaError(f"Tool name {spec.name!r} is not valid for Gemini: start with a letter or '_' "
-                          "and use at most 64 letters, digits, '_', '.', ':' or '-' (for an MCP server's tools, "
-                          "which cannot be renamed, give a prefix: load_tools(server, prefix='x_')).")
+    check_tool_name(spec.name)
     schema, dropped = gemini_schema(spec.parameters, spec.name)
     if dropped:
         log.debug("gemini: tool %s: dropped %s (toolwire still validates them before running the tool)",
@@ -353,32 +349,6 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
     if _SIGNED.match(model):
         sign_rebuilt_calls(contents)
     return {"model": model, "contents": contents, "config": config}
-
-
-def check_tool_choice(choice: str | None, tools: Sequence[Any]) -> None:
-    """Refuse a ``tool_choice`` Gemini cannot send for the bound server tools (review 146 #2).
-
-    Gemini's ``functionCallingConfig`` governs function declarations only: ``allowedFunctionNames`` "should match
-    ``FunctionDeclaration.name``", and a request that sets the config without any declaration is refused (400
-    "Function calling config is set without function_declarations"). So a server tool (``{"google_search": {}}``)
-    cannot be forced, by its name or, when only server tools are bound, by ``"required"``. (``"none"`` with only
-    server tools cannot be sent either; :func:`lower_request` logs a warning then, since an Agent binds it for its
-    last answer.)
-
-    Args:
-        choice: the neutral ``tool_choice`` (a mode or a bound tool's name), or None.
-        tools: the bound tools.
-
-    Raises:
-        UserError: ``choice`` names a server tool, or is ``"required"`` with only server tools bound.
-    """
-    servers = [t.name for t in tools if isinstance(t, ServerTool)]
-    if choice in servers:
-        raise UserError(f"Gemini cannot force its server tool {choice!r} (tool_choice names function tools only): "
-                        "pass tool_choice='auto' and ask for it in the prompt.")
-    if choice == "required" and servers and len(servers) == len(tools):
-        raise UserError("Gemini cannot force a call of its server tools (tool_choice='required' applies to function "
-                        "tools only): pass tool_choice='auto', or bind a function tool with them.")
 
 
 def _server_tool(spec: ServerTool) -> dict[str, Any]:
