@@ -46,6 +46,7 @@ from toolwire.models._status_hints import (
     SERVER_FAILED_HINT,
     api_key_hint,
     billing_code,
+    named_field,
     status_hint,
 )
 
@@ -226,7 +227,9 @@ def _validation_errors(items: list[Any]) -> str:
 def body_message(body: Any, depth: int = 0) -> str | None:
     """The server's own message in a decoded error body (text, a list of validation errors, or a dict whose
     ``error``, ``message`` or ``detail`` holds one, at most 4 levels deep), cut to 500 characters; None without one.
-    ``depth``: how deep the search already is."""
+    A dict's ``param`` (OpenAI's error object: the request field the error is about) is named after its message when
+    the message does not name it (``... (field: reasoning.effort)``: :func:`~toolwire.models._status_hints.
+    named_field`; review 290 #1). ``depth``: how deep the search already is."""
     if isinstance(body, str):
         return _clip(body) or None
     if isinstance(body, list):
@@ -235,7 +238,7 @@ def body_message(body: Any, depth: int = 0) -> str | None:
         for key in ("error", "message", "detail"):
             found = body_message(body.get(key), depth + 1)
             if found:
-                return found
+                return found if key == "error" else named_field(found, body.get("param"))
     return None
 
 

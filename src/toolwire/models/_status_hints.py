@@ -12,7 +12,10 @@ fits the error (review 263 #1) rather than the status alone:
   the plan, not a field.
 * Then by status: a context window too small (400/413/422), the key (401/403), the model name (404), a body too
   large (413), a rate limit (429), the provider's failure (5xx), a content filter (400 ``content_filter``), and a
-  malformed request (400/422: "the message above says which field").
+  malformed request (400/422: "the message above says which field" when it does, :func:`names_field`; review 290 #1).
+
+:func:`named_field` adds OpenAI's ``error.param`` (the request field an error is about; API reference, the error
+object: ``message``, ``type``, ``param``, ``code``) to a message that does not name it already.
 
 :mod:`toolwire.models._retry` re-exports the names it always gave (``api_key_hint``, ``NOT_FOUND_HINT``...).
 """
@@ -23,7 +26,7 @@ import re
 from typing import Any
 
 __all__ = ["BILLING_CODES", "NOT_FOUND_HINT", "SERVER_FAILED_HINT", "SPECIFIC_HINTS", "api_key_hint", "billing_code",
-           "status_hint"]
+           "named_field", "names_field", "status_hint"]
 
 # the hints' clauses that name a Python argument (``ToolwireError.api_advice``: the CLI has no such option)
 _RETRY_ADVICE = ", or raise max_retries"
@@ -102,6 +105,35 @@ _FILTER_HINT = ("The provider's content filter refused the prompt, not its form:
                 "above may say why), or ask the deployment's owner about its filter settings.")
 
 
+_FIELD_TEXT = re.compile(
+    r"(?i:\b(?:param(?:eter)?|field|argument|property|properties|key|id)s?\b)"  # Unknown parameter: 'x', call id
+    r"|(?i:\b(?:invalid|for|at|in)\s+(?:type\s+for\s+)?['\"`][\w$.\[\]-]+['\"`])"  # Invalid 'x.y', at 'contents'
+    r"|(?:^|\s)[A-Za-z_][\w-]*(?:\.[\w-]+|\[\d+\])+\s*:"  # messages.0.content: (a location)
+    r"|^(?!(?:error|warning|note|invalid|bad)\b)[a-z_][a-z0-9_]*\s*:\s")  # messages: too long
+"""How an error message names the request field it is about: OpenAI's "Unknown parameter: 'x'" and "Invalid
+'messages[1].content'", Anthropic's and FastAPI's ``messages.0.content: Field required`` (``messages: ...``), Gemini's
+"Invalid value at 'contents'", and :func:`named_field`'s ``(field: x)``; OpenAI's "Invalid value: 'xhigh'. Supported
+values are..." names only a value."""
+
+_FIELD_HINT = "The provider rejected the request; the message above says which field."
+_REQUEST_HINT = ("The provider rejected the request: check the options, tools and messages sent against the message "
+                 "above.")
+
+
+def names_field(message: str) -> bool:
+    """Whether an error ``message`` names the request field it is about (:data:`_FIELD_TEXT`)."""
+    return _FIELD_TEXT.search(message) is not None
+
+
+def named_field(message: str, param: Any) -> str:
+    """``message`` with `` (field: <param>)`` after it when ``param`` (OpenAI's ``error.param``: ``"reasoning.effort"``,
+    ``"messages[1].content"``) is text the message does not hold already; else ``message`` unchanged (``param``
+    ``None``, as other providers and many errors give it). The field is one line of at most 200 characters."""
+    if not isinstance(param, str) or not (field := " ".join(param.split())[:200]) or field in message:
+        return message
+    return f"{message.rstrip()} (field: {field})"
+
+
 def _account_hint(status: int, message: str, code: str) -> str | None:
     """The hint of an error about the account or where the request comes from, not the request: by its code or type
     (billing, location, Gemini's ``FAILED_PRECONDITION``), a 402, or, for a 400/403 with no such code, its message
@@ -153,5 +185,5 @@ def status_hint(status: int, key_env: str, message: str = "", code: Any = None) 
     if status == 400 and kind in _FILTER_CODES:
         return _FILTER_HINT
     if status in (400, 422):
-        return "The provider rejected the request; the message above says which field."
+        return _FIELD_HINT if names_field(message) else _REQUEST_HINT
     return None

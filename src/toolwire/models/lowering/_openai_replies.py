@@ -44,6 +44,7 @@ from typing import Any
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._retry import status_error
+from toolwire.models._status_hints import named_field
 from toolwire.models.lowering._common import CallIds, native_call, split_calls, usage
 from toolwire.models.lowering._stream import ToolCallMerger, cut_calls
 from toolwire.models.lowering._stream_errors import cut_short, error_status, not_a_reply
@@ -104,9 +105,10 @@ def _finish(data: dict[str, Any]) -> Any:
 def _failure(error: Any) -> ProviderError:
     """The error of a ``response.failed`` response or an ``error`` event: its ``code`` read as an HTTP status
     when it names one (``server_error`` 500, ``rate_limit_exceeded`` 429...), so those are retryable (not
-    ``insufficient_quota``, a billing limit: see :func:`~toolwire.models._retry.status_error`)."""
+    ``insufficient_quota``, a billing limit: see :func:`~toolwire.models._retry.status_error`); an ``error`` event's
+    ``param`` (the request field it is about) named after its message when the message does not name it."""
     error = error if isinstance(error, dict) else {}
-    message = str(error.get("message") or "The response failed.")
+    message = named_field(str(error.get("message") or "The response failed."), error.get("param"))
     status = error_status(error.get("code"), error.get("type"))
     code = next((c for c in (error.get("code"), error.get("type")) if isinstance(c, str)), None)
     return status_error("openai", status, message, code=code) if status else ProviderError(message, provider="openai")
