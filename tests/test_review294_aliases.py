@@ -20,6 +20,8 @@ from typing_extensions import TypedDict
 
 from toolwire import Tool, tool
 from toolwire.errors import SchemaError
+from toolwire.messages import tool_call
+from toolwire.models.lowering.openai import convert_to_openai_tool
 
 
 def _call(t: Tool, args: dict) -> tuple[str, str]:
@@ -159,3 +161,17 @@ def test_multi_step_alias_path_not_read_by_alias_or_injected_is_left_alone() -> 
     echo_tool = Tool.from_function(echo, args_schema=Args)
     assert list(echo_tool.spec.parameters["properties"]) == ["x"]
     assert _call(echo_tool, {"x": 1}) == ("success", "1 kept")
+
+
+def test_a_parameter_with_a_one_step_alias_path_shows_its_default_under_its_key() -> None:
+    @tool
+    def explain(q: str, reason: Annotated[str, Field(validation_alias=AliasPath("why"))] = "none") -> str:
+        """Explain."""
+        return f"{q}/{reason}"
+
+    shown = explain.spec.parameters["properties"]
+    assert shown["why"].get("default") == "none" and "reason" not in shown
+    assert explain.invoke({"q": "a", "why": "b"}) == "a/b" and explain.invoke({"q": "a"}) == "a/none"
+    strict = convert_to_openai_tool(explain, strict=True)["function"]["parameters"]
+    assert strict["required"] == ["q", "why"]
+    assert explain.invoke(tool_call("explain", {"q": "a", "why": None}, "c1")).content == "a/none"  # (strict's null)

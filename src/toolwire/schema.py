@@ -331,7 +331,8 @@ def _schema_keys(core: Any, shown: Mapping[str, Any]) -> dict[str, str]:
     for name, field in (fields or {}).items():
         alias = field.get("validation_alias", name) if isinstance(field, dict) else name
         if isinstance(alias, list):
-            alias = next((path[0] for path in alias
+            paths = alias if alias and isinstance(alias[0], list) else [alias]  # (a lone AliasPath: one path)
+            alias = next((path[0] for path in paths
                           if isinstance(path, list) and len(path) == 1 and isinstance(path[0], str)), name)
         if isinstance(alias, str) and alias != name and alias in shown:
             keys[name] = alias
