@@ -1,21 +1,29 @@
-"""What a failed tool call leaves for the developer: the call's identity on its error.
+"""What a failed tool call leaves for the developer: the call's identity on its error, and a log record.
 
 * :func:`identified`: a :class:`~toolwire.errors.ToolExecutionError` raised for a call (``handle_errors=False``) made
   without knowing the call (a ``ToolValidationError`` from the schema check, a ``ToolTimeoutError``, a
   ``ToolResultError`` from turning the result into text, one the tool raised itself) gets the call's ``tool_name``
   and ``tool_call_id``, as :class:`~toolwire.errors.ToolExecutionError` documents them, and a ``ToolResultError``'s
   message names the tool (review 289 #1: with several calls of one tool in a reply, nothing said which one failed).
+* :func:`log_failure`: under ``handle_errors=True`` a failed call is answered with error text for the model, and its
+  exception was kept nowhere (review 289 #2); it is logged at DEBUG on ``toolwire.tools``, traceback and cause
+  included, once per failed call, also with ``hide_error_details=True`` (the log is the developer's; the model's
+  text stays as it was).
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import threading
 from typing import Any, TypeVar
 
 from toolwire._error_state import exclusive, mark
 from toolwire.errors import ToolExecutionError, ToolResultError
 
-__all__ = ["identified"]
+__all__ = ["identified", "log_failure"]
+
+log = logging.getLogger("toolwire.tools")
 
 E = TypeVar("E", bound=BaseException)
 
@@ -84,3 +92,19 @@ def _naming(message: str, tool_name: str) -> str:
         if message.startswith(opening):
             return named.format(f"'{tool_name}'") + message[len(opening):]
     return message
+
+
+def log_failure(exc: BaseException, tool_name: str, call_id: Any) -> None:
+    """Log that the call ``call_id`` of the tool ``tool_name`` failed with ``exc`` and was answered with an error
+    result for the model (``handle_errors=True``): one DEBUG record on the ``toolwire.tools`` logger, its
+    ``exc_info`` the exception (traceback and cause included, whatever ``hide_error_details`` hides from the model),
+    its message naming the tool, the call and the exception's type; the record's ``tool_name`` and ``tool_call_id``
+    attributes hold them too, for a structured log handler. Nothing is done (no formatting) when DEBUG is off for
+    that logger. Never raises.
+    """
+    if not log.isEnabledFor(logging.DEBUG):
+        return
+    with contextlib.suppress(Exception):  # (a filter that raises: the call is answered all the same)
+        log.debug("Tool %r failed on call %r with %s; the model was sent an error result", tool_name, call_id,
+                  type(exc).__name__, exc_info=(type(exc), exc, exc.__traceback__),
+                  extra={"tool_name": tool_name, "tool_call_id": call_id})

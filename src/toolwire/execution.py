@@ -43,6 +43,12 @@ at a timeout), so a cancelled run always ends; the answers of the calls that fin
 error answer for each async call stopped while it ran (or given up) saying that what it did may have taken effect
 (:func:`stopped_text`), so a resumed run does not run it again; only the calls that had not started are left
 unanswered.
+
+A call answered with an error result (``handle_errors=True``) is logged once, at DEBUG on the ``toolwire.tools``
+logger, with its exception as the record's ``exc_info`` (traceback and cause, also under ``hide_error_details``, which
+hides them from the model only) and the record's ``tool_name`` and ``tool_call_id`` (review 289 #2). Under
+``handle_errors=False`` the error raised for a call, a :class:`~toolwire.errors.ToolExecutionError`, names that call
+by its ``tool_name`` and ``tool_call_id`` (review 289 #1).
 """
 
 from __future__ import annotations
@@ -60,7 +66,7 @@ from toolwire._concurrency import answers_sink, run_coroutine_sync
 from toolwire._error_state import claimed
 from toolwire._executor_input import prepared, refuse_conversation
 from toolwire._executor_input import reply as reply_message
-from toolwire._failed_calls import identified
+from toolwire._failed_calls import identified, log_failure
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._printing import safe_text, type_label
 from toolwire._raising_calls import checked_first, raises
@@ -242,6 +248,7 @@ class ToolExecutor:
                 raise
             failure = exc
         hide = self.hide_error_details or tool.hide_error_details
+        log_failure(failure, tool.name, call.get("id"))  # (the developer's trace of it, at DEBUG: review 289 #2)
         return self._error(error_text(failure, tool.name, hide_details=hide), call, tool.name,
                            unsent_result(failure, tool.name))
 
