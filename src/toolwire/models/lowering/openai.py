@@ -67,6 +67,7 @@ from toolwire.models.lowering._common import (
     ImageBlock,
     arguments_json,
     assistant_calls,
+    block_as_text,
     content_parts,
     group_messages,
     merge_options,
@@ -332,20 +333,46 @@ _OUTPUT_PARTS = frozenset({"input_text", "input_image", "input_file"})
 or file output of the function tool call")."""
 
 
+_OUTPUT_WHY = "OpenAI's Responses API takes only text, images and files in a tool result"
+"""The reason a note of a Responses API tool result gives for a block it stands for (audio, video: review 290 #4)."""
+
+
 def _responses_output(message: Any) -> str | list[dict[str, Any]]:
     """A tool result as a ``function_call_output``'s ``output``: its text, or, when it holds an image or a file, its
     parts (``input_text``, ``input_image``, ``input_file``), which the Responses API takes there (review 136 #1: the
-    image was replaced by a note); a block it cannot take there (audio, an unknown type) leaves the whole result to
-    :func:`~toolwire.models.lowering._common.tool_result_text`, which writes it as a note."""
+    image was replaced by a note). A block it cannot take there (audio, video) becomes an ``input_text`` note in its
+    place, saying so (:data:`_OUTPUT_WHY`), and any other block its JSON text, while the images and files beside it
+    are still sent (review 290 #4: one audio clip turned the whole result into text); a result with no image or file
+    is text, the notes joined in it (:func:`~toolwire.models.lowering._common.tool_result_text`)."""
     blocks = [] if isinstance(message.content, str) else content_parts(message.content)
-    if any(block.get("type") != "text" for block in blocks):
-        try:
-            parts = _responses_content(message.content)
-        except UserError:
-            parts = ""
-        if isinstance(parts, list) and parts and all(part.get("type") in _OUTPUT_PARTS for part in parts):
-            return parts
-    return tool_result_text(message)
+    if not any(block.get("type") != "text" for block in blocks):
+        return tool_result_text(message)
+    parts = [_output_part(block) for block in blocks]
+    if not any(part["type"] != "input_text" for part in parts):
+        return tool_result_text(message, _OUTPUT_WHY)
+    return parts
+
+
+def _output_part(block: dict[str, Any]) -> dict[str, Any]:
+    """One block of a tool result as a ``function_call_output`` part, or an ``input_text`` note standing for it."""
+    try:
+        parts = _responses_content([block])
+    except UserError:
+        parts = ""
+    if isinstance(parts, list) and len(parts) == 1 and parts[0].get("type") in _OUTPUT_PARTS:
+        return parts[0]
+    from toolwire.models._text_content import media_note
+
+    note = media_note(block, _OUTPUT_WHY)
+    if note is not None and not _TOLD_OUTPUT:
+        _TOLD_OUTPUT.append(True)
+        log.warning("A tool result holds audio (or video), which OpenAI's Responses API does not take in a tool "
+                    "result: the model reads a note that it is not shown, and the result's images and files are sent.")
+    return {"type": "input_text", "text": note or block_as_text(block)}
+
+
+_TOLD_OUTPUT: list[bool] = []
+"""Whether :func:`_output_part` has logged that a media block of a tool result is not sent (once per process)."""
 
 
 def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]]:
