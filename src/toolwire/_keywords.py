@@ -81,10 +81,10 @@ ADVICE: dict[str, str] = {
     "handle_validation_error": "invalid arguments fail a call as any error does: handle_errors=True (the default) "
                                "answers the tool call with the validation error, which names each bad field, and "
                                "handle_errors=False raises it",
-    "callbacks": "toolwire tools have no callbacks: leave it out, and log in the function or follow a run with "
-                 "Agent.stream",
-    "callback_manager": "toolwire tools have no callbacks: leave it out, and log in the function or follow a run "
-                        "with Agent.stream",
+    "callbacks": "toolwire tools have no callbacks: leave it out, and log in the function, follow a run with "
+                 "Agent.stream, or read the toolwire.tools logger at DEBUG, which records each failed call",
+    "callback_manager": "toolwire tools have no callbacks: leave it out, and log in the function, follow a run "
+                        "with Agent.stream, or read the toolwire.tools logger at DEBUG, which records each failed call",
     "verbose": "toolwire tools print nothing about their runs: leave it out",
     "tags": "toolwire keeps no tags or metadata on a tool for tracing: leave it out",
     "metadata": "toolwire keeps no tags or metadata on a tool for tracing: leave it out",

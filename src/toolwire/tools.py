@@ -35,6 +35,7 @@ from pydantic import BaseModel
 
 from toolwire._batch import Batching
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout
+from toolwire._failed_calls import identified, log_failure
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._printing import safe_text
 from toolwire._schema_params import is_v1_model
@@ -419,6 +420,7 @@ class Tool(ToolArguments, Batching):
         return tool_message(self, result, call)  # (the tool's own ToolMessage, an artifact, any other value)
 
     def _error_message(self, exc: BaseException, call: Mapping[str, Any]) -> ToolMessage:
+        log_failure(exc, self.name, _call_id(call))  # (the developer's trace of it, at DEBUG: review 289 #2)
         return ToolMessage(error_text(exc, self.name, hide_details=self.hide_error_details),
                            _call_id(call), name=self.name, status="error", artifact=unsent_result(exc, self.name))
 
@@ -493,8 +495,10 @@ class Tool(ToolArguments, Batching):
                     check_call_name(self.name, input)
                 return self._to_message(self._run(self.call_args(input.get("args", {})), limit), input)
             except Exception as exc:
-                if not self.handle_errors:
-                    raise
+                if not self.handle_errors:  # (named by its call: review 289 #1)
+                    if (own := identified(exc, self.name, input.get("id"))) is exc:
+                        raise
+                    raise own from own.__cause__
                 if type(exc) is ArgumentTextError and exc.raw is input.get("args"):  # text that is no JSON object:
                     return answered(self, input, limit)  # answered as ToolExecutor answers it (review 262 #3)
                 return self._error_message(exc, input)
@@ -554,8 +558,10 @@ class Tool(ToolArguments, Batching):
                     check_call_name(self.name, input)
                 return self._to_message(await self._arun(self.call_args(input.get("args", {})), limit), input)
             except Exception as exc:
-                if not self.handle_errors:
-                    raise
+                if not self.handle_errors:  # (as invoke)
+                    if (own := identified(exc, self.name, input.get("id"))) is exc:
+                        raise
+                    raise own from own.__cause__
                 if type(exc) is ArgumentTextError and exc.raw is input.get("args"):  # (as invoke)
                     return await aanswered(self, input, limit)
                 return self._error_message(exc, input)
