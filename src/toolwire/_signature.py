@@ -28,6 +28,8 @@ import docstring_parser.google
 import docstring_parser.numpydoc
 import docstring_parser.rest
 
+from toolwire._bridges import BRIDGE, runs_coroutine_itself
+
 __all__ = [
     "call_doc", "caller_namespace", "defined_in_class", "function_doc", "function_name", "hint_target",
     "napoleon_entry", "partial_keywords", "signature_params", "type_hints",
@@ -247,17 +249,20 @@ def is_async_callable(func: Any) -> bool:
 _MARKED = getattr(asyncio.coroutines, "_is_coroutine", None)  # asgiref's markcoroutinefunction before Python 3.12
 
 
-def sync_wrapper(func: Any) -> bool:
+def sync_wrapper(func: Any) -> bool | str:
     """Whether ``func``, which :func:`is_async_callable` takes for async, is so only through its ``__wrapped__``: its
     own code is sync (``inspect.iscoroutinefunction`` is False, and it is not marked with
     ``inspect.markcoroutinefunction`` or asgiref's), as a ``functools.wraps`` wrapper's, an ``lru_cache``'s or asgiref's
-    ``AsyncToSync``'s is. It may hand back the coroutine or run it itself and return its value (``async_to_sync``,
-    ``asyncer.syncify``: review 269 #1), which only calling it tells: the tool calls it on the loop's thread, and
-    again on a worker thread when it refused the running loop (:func:`loop_refused`; :func:`~toolwire._tool_run.
-    guarded`).
+    ``AsyncToSync``'s is. It may hand back the coroutine or run it itself and return its value (``asyncio.run``,
+    ``async_to_sync``, ``asyncer.syncify``: review 269 #1). One whose code visibly runs it
+    (:func:`~toolwire._bridges.runs_coroutine_itself`) is a bridge: the tool calls it once, on a worker thread (review
+    295 #1, #2). Any other is called on the loop's thread (it may schedule the coroutine there or set a ContextVar:
+    review 275 #1), and again on a worker thread when a bridge hidden deeper refused the running loop
+    (:func:`loop_refused`; :func:`~toolwire._tool_run.guarded`).
 
     Returns:
-        True for such a wrapper; False for an ``async def``, a partial or a callable object whose ``__call__`` is one.
+        :data:`~toolwire._bridges.BRIDGE` (truthy) for a bridge; True for another such wrapper; False for an ``async
+        def``, a partial or a callable object whose ``__call__`` is one.
     """
     if type(func) is types.FunctionType and not func.__dict__:  # a plain ``async def``
         return False
@@ -265,8 +270,10 @@ def sync_wrapper(func: Any) -> bool:
         return False
     if _MARKED is not None and getattr(func, "_is_coroutine", None) is _MARKED:
         return False
-    return inspect.isroutine(func) or not callable(func) or not (
-        inspect.iscoroutinefunction(type(func).__call__) or inspect.isasyncgenfunction(type(func).__call__))
+    if inspect.isroutine(func) or not callable(func) or not (
+            inspect.iscoroutinefunction(type(func).__call__) or inspect.isasyncgenfunction(type(func).__call__)):
+        return BRIDGE if runs_coroutine_itself(func) else True
+    return False
 
 
 _BRIDGES = tuple(os.path.join(*parts) for parts in (("asyncio", "runners.py"), ("asgiref", "sync.py"),
@@ -276,8 +283,10 @@ _BRIDGES = tuple(os.path.join(*parts) for parts in (("asyncio", "runners.py"), (
 def loop_refused(exc: BaseException) -> bool:
     """Whether ``exc`` is a sync bridge's refusal to run inside a running event loop: a ``RuntimeError`` raised in
     ``asyncio.run``, asgiref's ``AsyncToSync`` or ``anyio.run`` itself, which check for a running loop before they
-    start any work, so the call can be made again on a worker thread without running anything twice. The coroutine
-    the bridge was given and left (``asyncio.run``'s) is closed, so it does not warn that it was never awaited."""
+    start any work. The call is then made again on a worker thread: a fallback only for a bridge hidden from
+    :func:`~toolwire._bridges.runs_coroutine_itself` (a helper two calls down), as what the wrapper did before reaching
+    the bridge is done again (review 295 #1). The coroutine the bridge was given and left (``asyncio.run``'s) is
+    closed, so it does not warn that it was never awaited."""
     trace = exc.__traceback__
     while trace is not None and trace.tb_next is not None:
         trace = trace.tb_next

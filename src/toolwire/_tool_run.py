@@ -36,7 +36,7 @@ from toolwire._carried import carrying, uncarried
 from toolwire._concurrency import abandon, start_thread, thread_pool
 from toolwire._daemon_pool import fated_task, give_up_work
 from toolwire._grace import given_up, wait_through
-from toolwire._signature import loop_refused
+from toolwire._signature import BRIDGE, loop_refused
 from toolwire._tool_dispatch import bound_dispatch_method
 from toolwire.errors import ToolExecutionError, ToolTimeoutError
 
@@ -375,11 +375,12 @@ async def guarded(tool: Any, kwargs: dict[str, Any]) -> Any:
     """
     running = current_task()
     try:
-        try:  # on the loop's thread, as an async def is (a wrapper may use the loop or set a ContextVar: review 275)
-            result = tool._call(kwargs)
+        try:  # on the loop's thread, as an async def is (a wrapper may use the loop or set a ContextVar: review 275),
+            result = (await untimed_thread(tool._call, kwargs, tool.name, False) if tool._off_loop == BRIDGE
+                      else tool._call(kwargs))  # but a bridge (asyncio.run...) once on a worker thread (review 295)
         except RuntimeError as exc:  # a sync wrapper that runs the coroutine itself (asyncio.run, async_to_sync) and
-            if not (tool._off_loop and loop_refused(exc)):  # refused this running loop before any work: on a
-                raise  # worker thread, as LangChain runs it (review 269 #1)
+            if not (tool._off_loop is True and loop_refused(exc)):  # refused this running loop: on a worker
+                raise  # thread, as LangChain runs it (review 269 #1; the wrapper's work before the bridge is repeated)
             result = await untimed_thread(tool._call, kwargs, tool.name, False)
         if type(result) is types.AsyncGeneratorType:
             return await _gathered(result)

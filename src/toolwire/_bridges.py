@@ -1,0 +1,231 @@
+"""Telling, at decoration, a sync wrapper that runs its ``async def`` itself (a "bridge") from one that hands it back.
+
+A sync ``functools.wraps`` wrapper of an ``async def`` either returns the coroutine (a logging or ContextVar
+decorator: it must be called on the event loop's thread, review 275 #1) or runs it to its end and returns its value
+(``asyncio.run``, ``loop.run_until_complete``, asgiref's ``async_to_sync``, asyncer's ``syncify``, anyio's
+``from_thread``/``run``): such a bridge refuses or breaks a running loop, so toolwire must call it on a worker thread,
+once, as LangChain runs any sync function (review 295 #1: a wrapper that did work before ``asyncio.run`` did it
+twice, called on the loop's thread, refused, then called again; #2: ``new_event_loop().run_until_complete`` failed
+on every call). Only its code can tell which it is before it is called: :func:`runs_coroutine_itself` reads the
+names it uses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dis
+import functools
+import inspect
+import sys
+import types
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["BRIDGE", "runs_coroutine_itself"]
+
+BRIDGE = "bridge"
+"""What :func:`toolwire._signature.sync_wrapper` returns (truthy) for a wrapper :func:`runs_coroutine_itself` says
+runs its coroutine itself: the tool calls it on a worker thread only (:func:`toolwire._tool_run.guarded`)."""
+
+# Names that only a bridge uses: loop methods and the sync-from-async helpers of asyncio, asgiref, asyncer and anyio.
+_BRIDGE_NAMES = frozenset({
+    "run_coroutine_threadsafe", "async_to_sync", "AsyncToSync", "syncify",
+    "start_blocking_portal", "from_thread",
+})
+# Names that are a bridge only when taken from an event-loop library (``asyncio.run``, ``anyio.run``, ``trio.run``,
+# ``asyncio.Runner``; not ``contextvars.copy_context().run`` nor ``subprocess.run``).
+_RUN_NAMES = frozenset({"run", "Runner"})
+_LOOP_LIBRARIES = frozenset({"asyncio", "anyio", "trio", "uvloop", "asyncer", "asgiref"})
+_LOOP_ATTRIBUTES = frozenset({"runners", "from_thread"})  # ``asyncio.runners.run``, ``trio.from_thread.run``
+_NAME_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF", "LOAD_CLASSDEREF"})
+_FAST_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW"})
+_ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
+_ASYNC_FLAGS = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+_MAX_LAYERS = 100  # decorators followed through ``__wrapped__``
+_MAX_HELPERS = 64  # plain functions a layer names, read one level down
+
+
+def runs_coroutine_itself(func: Any) -> bool:
+    """Whether ``func``, a sync callable that is async only through its ``__wrapped__``
+    (:func:`toolwire._signature.sync_wrapper`), visibly runs the coroutine itself rather than handing it back.
+
+    Each sync layer from ``func`` down its ``__wrapped__`` chain (through ``functools.partial`` and bound methods) is
+    read: the names its code and the code nested in it (inner functions, lambdas, comprehensions) use, and those of
+    the plain functions it names from its module globals or its closure, one level down. A layer is a bridge when it
+    names ``run_until_complete``, ``new_event_loop``, ``run_coroutine_threadsafe``, ``async_to_sync``/``AsyncToSync``,
+    ``syncify``, ``start_blocking_portal`` or ``from_thread``, or takes ``run``/``Runner`` from asyncio, anyio, trio,
+    uvloop, asyncer or asgiref (``asyncio.run``, ``import asyncio as aio; aio.run``, ``from asyncio import run``),
+    or is an object of a class named ``AsyncToSync`` (asgiref's). A bridge hidden deeper (a helper two calls down, a
+    method of an object) is not seen: the tool then calls the wrapper on the loop's thread and, when the bridge
+    refuses that loop, again on a worker thread (:func:`toolwire._signature.loop_refused`).
+
+    Args:
+        func: the tool's function.
+
+    Returns:
+        True for a bridge. Raises nothing (what cannot be read is no bridge).
+    """
+    try:
+        return any(_layer_bridges(layer) for layer in _sync_layers(func))
+    except Exception:  # (an odd object: a __wrapped__ property that raises, code that dis cannot read)
+        return False
+
+
+def _sync_layers(func: Any) -> Iterator[Any]:
+    """The sync layers of ``func`` down to its ``async def``: plain functions and other callables, partials and bound
+    methods opened."""
+    for _ in range(_MAX_LAYERS):
+        if isinstance(func, functools.partial):
+            func = func.func
+            continue
+        if isinstance(func, types.MethodType):
+            func = func.__func__
+        if type(func) is types.FunctionType and func.__code__.co_flags & _ASYNC_FLAGS:
+            return
+        yield func
+        func = getattr(func, "__wrapped__", None)
+        if func is None:
+            return
+
+
+def _layer_bridges(layer: Any) -> bool:
+    if type(layer) is not types.FunctionType:
+        return type(layer).__name__ == "AsyncToSync"  # asgiref's (its __call__ is not read: see the module's tests)
+    if _code_bridges(layer):
+        return True
+    for count, helper in enumerate(_named_functions(layer)):
+        if count >= _MAX_HELPERS:
+            return False
+        if _code_bridges(helper):
+            return True
+    return False
+
+
+def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
+    """``code`` and the code objects nested in it (inner functions, lambdas, comprehensions)."""
+    stack = [code]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(const for const in current.co_consts if type(const) is types.CodeType)
+
+
+def _closure(func: types.FunctionType) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for name, cell in zip(func.__code__.co_freevars, func.__closure__ or (), strict=False):
+        with contextlib.suppress(ValueError):  # (an empty cell)
+            values[name] = cell.cell_contents
+    return values
+
+
+def _named_functions(func: types.FunctionType) -> Iterator[types.FunctionType]:
+    """The plain sync functions ``func``'s code names from its globals or its closure (helpers it may call)."""
+    namespace = func.__globals__
+    seen: set[int] = {id(func)}
+    candidates: list[Any] = list(_closure(func).values())
+    for code in _codes(func.__code__):
+        candidates.extend(namespace.get(name) for name in code.co_names)
+    for value in candidates:
+        if isinstance(value, functools.partial):
+            value = value.func
+        if type(value) is types.FunctionType and not value.__code__.co_flags & _ASYNC_FLAGS and id(value) not in seen:
+            seen.add(id(value))
+            yield value
+
+
+def _code_bridges(func: types.FunctionType) -> bool:
+    """Whether ``func``'s own code (nested code included) uses a bridge's name."""
+    codes = list(_codes(func.__code__))
+    names: set[str] = set()
+    for code in codes:
+        names.update(code.co_names)
+    if names & _BRIDGE_NAMES:
+        return True
+    if not names & _RUN_NAMES:
+        return False
+    closure = _closure(func)
+    return any(_runs_from_library(code, func.__globals__, closure) for code in codes if _RUN_NAMES & set(code.co_names))
+
+
+def _library(value: Any) -> bool:
+    """Whether ``value`` (a module, or a function or class) belongs to an event-loop library."""
+    module = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+    return isinstance(module, str) and module.partition(".")[0] in _LOOP_LIBRARIES
+
+
+def _runs_from_library(code: types.CodeType, namespace: dict[str, Any], closure: dict[str, Any]) -> bool:
+    """Whether ``code`` loads ``run``/``Runner`` from an event-loop library: as an attribute of a name bound to one
+    (``asyncio.run``, ``aio.run``, ``asyncio.runners.run``), or as a name bound to one of its functions (``from asyncio
+    import run``), at module level, in the closure or imported in the function itself."""
+    local: set[str] = set()  # names the function binds to an event-loop library by importing it
+    importing = False  # an import from an event-loop library is being read
+    previous: tuple[str, Any] = ("", None)
+    for instruction in _instructions(code):
+        opname, argval = instruction
+        if opname == "IMPORT_NAME":
+            importing = argval.partition(".")[0] in _LOOP_LIBRARIES
+        elif opname.startswith("STORE_") and importing:
+            local.add(argval)
+        elif opname != "IMPORT_FROM":
+            importing = False
+        if type(argval) is str and argval in _RUN_NAMES:
+            if opname in _ATTRIBUTE_LOADS:
+                if previous[0] in _ATTRIBUTE_LOADS and previous[1] in _LOOP_ATTRIBUTES:
+                    return True
+                if _loads_library(previous, namespace, closure, local):
+                    return True
+            elif _loads_library(instruction, namespace, closure, local):
+                return True
+        previous = instruction
+    return False
+
+
+def _loads_library(instruction: tuple[str, Any], namespace: dict[str, Any], closure: dict[str, Any],
+                   local: set[str]) -> bool:
+    """Whether ``instruction`` (``(opname, name)``) loads a name bound to an event-loop library or one of its
+    functions."""
+    opname, name = instruction
+    if opname in _FAST_LOADS:
+        return name in local
+    if opname not in _NAME_LOADS:
+        return False
+    return name in local or _library(closure[name] if name in closure else namespace.get(name))
+
+
+_OPNAMES = dis.opname
+_CACHE, _EXTENDED_ARG = dis.opmap.get("CACHE", -1), dis.opmap["EXTENDED_ARG"]
+_NAMED = frozenset(dis.opmap[name] for name in (
+    "LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "LOAD_METHOD", "IMPORT_NAME", "IMPORT_FROM", "STORE_NAME", "STORE_GLOBAL",
+    "STORE_ATTR") if name in dis.opmap)
+_LOCAL = frozenset(dis.opmap[name] for name in (*_FAST_LOADS, "STORE_FAST", *_NAME_LOADS, "STORE_DEREF")
+                   if name in dis.opmap and name not in ("LOAD_GLOBAL", "LOAD_NAME"))
+# LOAD_GLOBAL's argument is the name's index shifted left by one (Python 3.11), LOAD_ATTR's too from Python 3.12
+_SHIFTED = frozenset(dis.opmap[name] for name in ("LOAD_GLOBAL", *(("LOAD_ATTR",) if sys.version_info >= (3, 12)
+                                                                   else ())))
+
+
+def _instructions(code: types.CodeType) -> Iterator[tuple[str, Any]]:
+    """``(opname, name)`` of each instruction of ``code`` (the name it loads or stores, else None), as
+    ``dis.get_instructions`` reads them, twenty times quicker (it also works out positions, jump targets and
+    constants); through ``dis`` itself where the code's local names cannot be read this way."""
+    varname = getattr(code, "_varname_from_oparg", None)
+    if _CACHE < 0 or varname is None:
+        yield from ((instruction.opname, instruction.argval) for instruction in dis.get_instructions(code))
+        return
+    raw, names = code.co_code, code.co_names
+    extended = 0
+    for index in range(0, len(raw), 2):
+        op = raw[index]
+        if op == _CACHE:  # (inline caches, zeros in co_code)
+            continue
+        arg = raw[index + 1] | extended
+        if op == _EXTENDED_ARG:
+            extended = arg << 8
+            continue
+        extended = 0
+        if op in _NAMED:
+            yield _OPNAMES[op], names[arg >> 1 if op in _SHIFTED else arg]
+        elif op in _LOCAL:
+            yield _OPNAMES[op], varname(arg)
+        else:
+            yield _OPNAMES[op], None
