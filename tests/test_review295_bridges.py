@@ -101,7 +101,7 @@ def _logged_async_to_sync(fn: Any) -> Any:  # a logging wrapper over asgiref's b
     return wrapper
 
 
-_BRIDGES = [_audited_asyncio_run, _through_helper, _imported_inside, _logged_async_to_sync]
+_BRIDGES = [_audited_asyncio_run, _fresh_loop, _through_helper, _imported_inside, _logged_async_to_sync]
 
 
 def _call(name: str = "create_ticket", **args: Any) -> dict[str, Any]:
@@ -144,7 +144,7 @@ def test_a_bridge_through_an_agent_runs_once() -> None:
     assert result.messages[2].text == "TCK-7 for None" and WORK == ["audit"]
 
 
-@pytest.mark.parametrize("wrap", [_audited_asyncio_run])
+@pytest.mark.parametrize("wrap", [_audited_asyncio_run, _fresh_loop])
 def test_bridges_called_together_run_in_parallel(wrap: Any) -> None:
     """Two calls of one reply run at once, each on a thread of its own (a barrier both must reach)."""
     barrier = threading.Barrier(2, timeout=10)

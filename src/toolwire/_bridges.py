@@ -29,7 +29,7 @@ runs its coroutine itself: the tool calls it on a worker thread only (:func:`too
 
 # Names that only a bridge uses: loop methods and the sync-from-async helpers of asyncio, asgiref, asyncer and anyio.
 _BRIDGE_NAMES = frozenset({
-    "run_coroutine_threadsafe", "async_to_sync", "AsyncToSync", "syncify",
+    "run_until_complete", "new_event_loop", "run_coroutine_threadsafe", "async_to_sync", "AsyncToSync", "syncify",
     "start_blocking_portal", "from_thread",
 })
 # Names that are a bridge only when taken from an event-loop library (``asyncio.run``, ``anyio.run``, ``trio.run``,
