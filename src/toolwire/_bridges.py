@@ -89,8 +89,9 @@ def _sync_layers(func: Any) -> Iterator[Any]:
 
 
 def _layer_bridges(layer: Any) -> bool:
-    if type(layer) is not types.FunctionType:
-        return type(layer).__name__ == "AsyncToSync"  # asgiref's (its __call__ is not read: see the module's tests)
+    """Whether one sync layer (a function, or a callable object) runs the coroutine itself."""
+    if type(layer) is not types.FunctionType:  # a callable object: asgiref's bridge, known by its class name (the
+        return type(layer).__name__ == "AsyncToSync"  # __call__ of others is not read; left to loop_refused)
     if _code_bridges(layer):
         return True
     for count, helper in enumerate(_named_functions(layer)):
