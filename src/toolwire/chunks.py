@@ -23,6 +23,7 @@ from toolwire._chunk_calls import (  # noqa: F401 (re-exported: the stream codec
     provisional_call_id,
 )
 from toolwire._chunk_compat import ChunkLangChainAPI
+from toolwire._message_keywords import checked_usage
 from toolwire.errors import UserError
 from toolwire.messages import (
     AIMessage,
@@ -49,7 +50,9 @@ class AIMessageChunk(ChunkLangChainAPI):
         tool_call_chunks: :class:`ToolCallChunk` fragments (argument JSON text pieces).
         invalid_tool_calls: tool calls already known to be invalid (:class:`InvalidToolCall`, with
             their error), carried through merging unchanged, e.g. when a finished message is streamed.
-        usage: token counts, usually only on the last chunk.
+        usage: token counts, usually only on the last chunk (kept as a copy, read as :class:`AIMessage` reads its
+            ``usage``: a missing ``total_tokens`` is the sum of this chunk's counts, so merged chunks add up to the
+            reply's total even when the input and output counts come in different chunks).
         response_metadata: provider details (finish reason, model).
         provider_data: provider-opaque data to keep on the final message.
         id: the message id (the first one given wins).
@@ -78,9 +81,9 @@ class AIMessageChunk(ChunkLangChainAPI):
     Raises:
         UserError: ``tool_call_chunks`` or ``invalid_tool_calls`` (or ``additional_kwargs["tool_calls"]``) is one
             piece (a dict) rather than a list of them, or an item of ``additional_kwargs["tool_calls"]`` is no dict;
-            both ``usage`` and a different ``usage_metadata``; a ``usage_metadata`` or ``additional_kwargs`` that
-            is not a dict, or a token count in it that is not a whole number of 0 or more; a ``type`` other than
-            ``"AIMessageChunk"``, a ``chunk_position`` other than None or ``"last"``.
+            both ``usage`` and a different ``usage_metadata``; a ``usage``, ``usage_metadata`` or
+            ``additional_kwargs`` that is not a dict, or a token count in the first two that is not a whole number of
+            0 or more; a ``type`` other than ``"AIMessageChunk"``, a ``chunk_position`` other than None or ``"last"``.
     """
 
     __slots__ = ("_made_ids", "content", "id", "invalid_tool_calls", "name", "provider_data", "response_metadata",
@@ -111,6 +114,8 @@ class AIMessageChunk(ChunkLangChainAPI):
             if given_invalid:  # calls typed "invalid_tool_call": invalid, never read as calls (review 201 #2)
                 invalid_tool_calls = [*_call_list(invalid_tool_calls, "invalid_tool_calls", "AIMessageChunk"),
                                       *given_invalid]
+        if usage is not None:  # read once here, as AIMessage reads it: a missing total is the sum (review 291 #1)
+            usage = checked_usage(usage, "AIMessageChunk")
         if usage_metadata is not None or additional_kwargs is not None:  # LangChain's keywords
             from toolwire._message_dicts import langchain_keywords
 
