@@ -1,6 +1,7 @@
 """Checks of the keywords a message is made with: LangChain's keywords on a system, user or tool message
-(:func:`langchain_keys`), and an AIMessage's token counts, given as ``usage=`` (:func:`checked_usage`) or as
-LangChain's ``usage_metadata`` (:func:`usage_from_langchain`), a missing ``total_tokens`` made the sum."""
+(:func:`langchain_keys`), and an AIMessage's (or a chunk's) token counts, given as ``usage=`` (:func:`checked_usage`)
+or as LangChain's ``usage_metadata`` (:func:`usage_from_langchain`), both read alike: a missing ``total_tokens`` made
+the sum, ``input_token_details["cache_read"]`` made ``cached_tokens``, an empty details dict left out."""
 
 from __future__ import annotations
 
@@ -84,9 +85,12 @@ def details_of(usage: Any, key: str) -> dict[str, Any]:
 
 def checked_usage(usage: Any, owner: str = "AIMessage") -> Any:
     """A copy (a dict) of the ``usage=`` an ``owner`` message is given, read as :func:`usage_from_langchain` reads
-    LangChain's ``usage_metadata`` (review 280 #5): a missing or None ``input_tokens``/``output_tokens`` is 0, a
+    LangChain's ``usage_metadata`` (review 280 #5, review 291 #3), so ``usage=`` and ``usage_metadata=`` make equal
+    messages and a message's dumps read back equal: a missing or None ``input_tokens``/``output_tokens`` is 0, a
     missing or None ``total_tokens`` their sum, a float with no fraction its int, a None ``cached_tokens`` left out;
-    other keys (a custom model's ``input_token_details``) are kept as they are.
+    ``input_token_details["cache_read"]`` is ``cached_tokens`` (that key wins when both are given, as in
+    ``usage_metadata``), and the other keys of ``input_token_details``/``output_token_details`` are kept there, a
+    details value left with no key (``{}``) or that is no dict left out; any other key is kept as it is.
 
     Raises:
         UserError: ``usage`` is not a dict, or one of those counts is not a whole number of 0 or more.
@@ -94,7 +98,8 @@ def checked_usage(usage: Any, owner: str = "AIMessage") -> Any:
     if type(usage) is dict:  # the quick test: what every provider gives (whole ints, the total included)
         i, o, t = usage.get("input_tokens"), usage.get("output_tokens"), usage.get("total_tokens")
         c = usage.get("cached_tokens", 0)
-        if type(i) is int and type(o) is int and type(t) is int and type(c) is int and min(i, o, t, c) >= 0:
+        if (type(i) is int and type(o) is int and type(t) is int and type(c) is int and min(i, o, t, c) >= 0
+                and "input_token_details" not in usage and "output_token_details" not in usage):
             return dict(usage)
     from toolwire.errors import UserError
 
@@ -102,6 +107,17 @@ def checked_usage(usage: Any, owner: str = "AIMessage") -> Any:
         raise UserError(f"{owner} usage must be a dict of token counts such as {{'input_tokens': 10, "
                         f"'output_tokens': 5, 'total_tokens': 15}}, not {type(usage).__name__}.")
     out = dict(usage)
+    for key in ("input_token_details", "output_token_details"):  # as usage_from_langchain reads them
+        if key in out:
+            kept = {k: v for k, v in details_of(usage, key).items() if k != "cache_read"}
+            if kept:
+                out[key] = kept
+            else:
+                del out[key]
+    names: dict[str, str] = {}  # a count's name in the error: the key it was given under
+    if (cache_read := details_of(usage, "input_token_details").get("cache_read")) is not None:
+        out["cached_tokens"] = cache_read
+        names["cached_tokens"] = "input_token_details['cache_read']"
     for key in (*_COUNTS, "cached_tokens"):
         value = out.get(key)
         if value is None:
@@ -110,8 +126,8 @@ def checked_usage(usage: Any, owner: str = "AIMessage") -> Any:
             else:
                 out[key] = out["input_tokens"] + out["output_tokens"] if key == "total_tokens" else 0
         elif not _whole(value):
-            raise UserError(f"{owner} usage {usage!r:.80} holds {key} {value!r}, which is not a whole number of "
-                            "tokens (0 or more): give whole numbers, as in usage={'input_tokens': 10, "
+            raise UserError(f"{owner} usage {usage!r:.80} holds {names.get(key, key)} {value!r}, which is not a whole "
+                            "number of tokens (0 or more): give whole numbers, as in usage={'input_tokens': 10, "
                             "'output_tokens': 5}.")
         elif type(value) is not int:
             out[key] = int(value)

@@ -360,7 +360,9 @@ class AIMessage(BaseMessage):
             ``args``; a call giving different arguments under two of these keys becomes an invalid call.
         invalid_tool_calls: list of :class:`InvalidToolCall` dicts (raw text kept).
         usage: token counts (:class:`Usage`) of the call that produced this reply, if known (kept as a copy, read as
-            ``usage_metadata`` is: a missing ``total_tokens`` is the sum); also read as :attr:`usage_metadata`.
+            ``usage_metadata`` is: a missing ``total_tokens`` is the sum, ``input_token_details["cache_read"]`` is
+            ``cached_tokens``, an empty details dict is left out, so the message's dumps read back equal); also read
+            as :attr:`usage_metadata`.
         response_metadata: provider details (model name, finish reason, timings in seconds).
         provider_data: provider-opaque data (Gemini thought signatures, Anthropic thinking blocks)
             that must be sent back unchanged with the conversation.
