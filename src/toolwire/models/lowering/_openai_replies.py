@@ -20,7 +20,11 @@ id) and ``provider_data["openai"]["output"]``, the reply's output items in their
 the AIMessage's) and any other item (a built-in tool's, ``web_search_call``...) as it came. OpenAI refuses a
 reasoning item sent back without the item that followed it in the output
 ("Item 'rs_...' of type 'reasoning' was provided without its required following item"), matched by that item's
-id: so the items go back in their order, each message with its id, status and ``phase``. Without reasoning items
+id: so the items go back in their order, each message with its id, status and ``phase``. A built-in tool's item
+(``image_generation_call`` with the image in ``result``, ``code_interpreter_call``, ``web_search_call``,
+``file_search_call``, ``mcp_call``, ``mcp_list_tools``, ``mcp_approval_request``, any type toolwire does not know) is
+kept so, whole, with or without reasoning (review 290 #2): ``output`` is where the user reads them, and they go back
+in the next request in their place. Without reasoning or such items
 the ids pair nothing and none of this is kept; only a message item's ``phase`` (``"commentary"`` for a preamble
 before tool calls, ``"final_answer"``: gpt-5.3-codex and later), which the API reference asks to send back on every
 assistant message, is kept then, as ``provider_data["openai"]["messages"]`` (``[{"text", "phase", "after_calls"}]``,
@@ -174,12 +178,18 @@ def _part_extras(items: list[dict[str, Any]]) -> dict[str, Any]:
     return {key: kept or None for key, kept in found.items()}
 
 
+_OWN_ITEMS = frozenset({"message", "function_call", "reasoning"})
+"""The output item types toolwire reads into the AIMessage itself; any other is a built-in tool's (kept whole)."""
+
+
 def _opaque(items: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """``provider_data`` of a reply whose output ``items`` (in order) hold reasoning: the reasoning items, the
-    ids of the function_call items, and the order of the output (see the module docs); without reasoning, the
-    ``phase`` of its message items (:func:`_phases`), else ``None``."""
+    """``provider_data`` of a reply whose output ``items`` (in order) hold reasoning or a built-in tool's item
+    (``image_generation_call``, ``mcp_approval_request``...: review 290 #2): the reasoning items, the ids of the
+    function_call items, and the order of the output, each built-in tool's item whole (see the module docs); else
+    the ``phase`` of its message items (:func:`_phases`), else ``None``. An ``mcp_approval_request`` is logged as a
+    warning that says how to answer it (:func:`_approval_asked`)."""
     reasoning = [item for item in items if item.get("type") == "reasoning"]
-    if not reasoning:
+    if not reasoning and all(item.get("type") in _OWN_ITEMS for item in items):
         return _phases(items)
     call_ids: dict[str, str] = {}
     output: list[dict[str, Any]] = []
@@ -199,11 +209,23 @@ def _opaque(items: list[dict[str, Any]]) -> dict[str, Any] | None:
             output.append({k: v for k, v in ref.items() if v is not None})
         elif isinstance(kind, str):  # a built-in tool's item (web_search_call...): it may be what follows reasoning
             output.append(item)
-    kept: dict[str, Any] = {"reasoning": reasoning}
+            if kind == "mcp_approval_request":
+                _approval_asked(item)
+    kept: dict[str, Any] = {"reasoning": reasoning} if reasoning else {}
     if call_ids:
         kept["function_call_ids"] = call_ids
     kept["output"] = output
     return {"openai": kept}
+
+
+def _approval_asked(item: dict[str, Any]) -> None:
+    """Log that a reply asks to approve a remote MCP server's call (an ``mcp_approval_request`` item), which nothing
+    answers unless the user does: the reply may say nothing else, and an Agent run ends with it."""
+    log.warning("openai: the reply asks for approval to call the MCP tool %r of server %r (mcp_approval_request %r, "
+                "kept in the AIMessage's provider_data['openai']['output']): answer it with a HumanMessage holding "
+                "the block {'type': 'mcp_approval_response', 'approval_request_id': %r, 'approve': True} (or False), "
+                "or bind the server with require_approval='never'.", item.get("name"), item.get("server_label"),
+                item.get("id"), item.get("id"))
 
 
 def _keep_call_id(call_ids: dict[str, str], item: dict[str, Any]) -> None:
@@ -226,7 +248,8 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
         completed, unclosed ``arguments`` are an invalid call with the ordinary "not valid JSON" error),
         ``provider_data["openai"]`` with the
         ``reasoning`` items, the ``function_call`` items' ids (``function_call_ids``) and the output's order
-        (``output``, see the module docs) when the reply has reasoning items (without them, the message items'
+        (``output``, see the module docs, with each built-in tool's item whole) when the reply has reasoning items or
+        a built-in tool's items (without them, the message items'
         ``phase``, ``messages``, when they have one), usage in tokens, ``response_metadata``
         ``{"model", "finish_reason"}`` (the status, or the incomplete reason; ``"refusal"`` with
         ``"refusal"``: the refusal text, for a refusal), with ``"annotations"`` and ``"logprobs"`` of the

@@ -382,7 +382,9 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
     ``message`` items with their ``id`` and ``status``, ``function_call`` items with theirs (a reasoning item sent
     back must be followed by the item that followed it; see
     :func:`~toolwire.models.lowering._openai_turns.responses_turn_items`); tool results become
-    ``function_call_output`` items in the order of the calls.
+    ``function_call_output`` items in the order of the calls; a built-in tool's item the reply gave (kept in
+    ``provider_data["openai"]["output"]``) goes back in its place, and a HumanMessage's ``mcp_approval_response``
+    block (``{"type": "mcp_approval_response", "approval_request_id", "approve"}``) as an item of its own.
     Call ids longer than 64 characters are cut (:func:`capped_call_id`), alike in a call and its result, and a
     call id repeated across replies is renamed ``<id>_2``... in the items, its result with it
     (:func:`~toolwire.models.lowering._openai_turns.unique_responses_ids`: the API refuses a repeated ``call_id``).
@@ -403,10 +405,27 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
         elif isinstance(item, AIMessage):
             items.extend(responses_turn_items(item))
         elif isinstance(item, HumanMessage):
-            items.append({"role": "user", "content": _responses_content(item.content)})
+            items.extend(_user_items(item))
         else:
             items.append({"role": "user", "content": sent_text(item)})
     return unique_responses_ids(items)  # (ids repeated across replies, call_0 in each: review 279 #1)
+
+
+_ITEM_BLOCKS = frozenset({"mcp_approval_response"})
+"""Content block types of a HumanMessage that the Responses API takes as input items of their own: the answer to an
+``mcp_approval_request`` (``{"type": "mcp_approval_response", "approval_request_id", "approve"}``; review 290 #2)."""
+
+
+def _user_items(message: HumanMessage) -> list[dict[str, Any]]:
+    """A HumanMessage as Responses API input items: its ``mcp_approval_response`` blocks as items of their own, in
+    their order, then a user message with the rest of its content (none when nothing is left)."""
+    content = message.content
+    answers = [] if isinstance(content, str) else [b for b in content if isinstance(b, dict)
+                                                    and b.get("type") in _ITEM_BLOCKS]
+    if not answers:
+        return [{"role": "user", "content": _responses_content(content)}]
+    rest = [b for b in content if not (isinstance(b, dict) and b.get("type") in _ITEM_BLOCKS)]
+    return [*map(copy.deepcopy, answers), *([{"role": "user", "content": _responses_content(rest)}] if rest else [])]
 
 
 _HOSTED_CHOICE_TYPES = frozenset({
