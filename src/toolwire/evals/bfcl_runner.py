@@ -20,6 +20,7 @@ from toolwire.evals._report_lock import report_lock
 from toolwire.evals._run_stops import _FAILED_IN_A_ROW as _FAILED_IN_A_ROW  # (re-exported: tests read it here)
 from toolwire.evals._run_stops import _failure, _Failures
 from toolwire.evals._run_stops import _server_trouble as _server_trouble
+from toolwire.evals._text_replies import bind_for_scoring, prompt_mode_text, read_calls
 from toolwire.evals.bfcl import BfclItem, load_category, parse_categories
 from toolwire.evals.bfcl_checker import category_kind, check_calls
 from toolwire.evals.report import ItemResult, Report
@@ -196,6 +197,19 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
     invalid calls that are the whole reply when BFCL's decoder reads their text (a pythonic call with a name as a
     value).
 
+    Calls a compatible server left in the reply's text (read by ``ChatOpenAI``'s ``text_tool_calls``, marked
+    ``response_metadata["tool_calls_from_text"]``), in every category: a JSON call or Python call list that ends the
+    reply after prose ("I cannot help with that. Example: ```json {...}```") is no call for BFCL (FC mode reads only
+    the server's ``tool_calls``; prompt mode needs the whole text to be a call list), so such a reply is scored by its
+    whole text as BFCL's prompt mode reads it (:func:`~toolwire.parsing.call_lists.text_calls`: prose around them
+    makes no call), and the item keeps that whole text. Calls in a marker a server's own tool-call parser reads with
+    prose around them (``<tool_call>``, ``[TOOL_CALLS]``, ``<|python_tag|>``, ``<function=...>``), and calls with no
+    text beside them but reasoning (``<think>`` blocks), count as read. To tell the two apart, the text reading is
+    turned off on the copy ``bind_tools`` returned (``model`` is not changed) and done here with the same reader,
+    which keeps the text the calls came from (:mod:`toolwire.evals._text_replies`); for a reply marked so by any other
+    model, the prose left decides alone. Other models' replies (``ChatLlamaCpp``'s, native calls) are scored as they
+    come.
+
     Returns:
         An :class:`ItemResult`. An exception from the model (any ``Exception``) becomes a failed result
         with reason ``"error"`` and the exception as the message; it is not raised.
@@ -206,7 +220,8 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
     toolset = item.toolset()
     start = time.perf_counter()
     try:
-        reply = model.bind_tools(toolset.tools).invoke(item.messages())  # (temperature 0: the model's own setting)
+        bound, schemas = bind_for_scoring(model, toolset.tools)  # (calls read from text here: review 293 #1)
+        reply, source = read_calls(bound.invoke(item.messages()), schemas)  # (temperature 0: the model's own setting)
     except Exception as exc:
         return ItemResult(item.id, item.category, False, "error", f"{type(exc).__name__}: {exc}",
                           item.ground_truth, [], time.perf_counter() - start, question=item.question_text,
@@ -217,7 +232,11 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
     calls = reply_calls(reply, toolset.names, include_invalid=not relevance)
     text = getattr(reply, "text", "")
     text = text if isinstance(text, str) else ""
-    if relevance and not calls:  # a reply that is itself a call list calls a function, whatever its name
+    whole = prompt_mode_text(reply, source)
+    if whole is not None:  # an example after prose: scored (and kept) as its whole text
+        text = whole
+        calls = [{"name": toolset.names.get(c["name"], c["name"]), "args": c["args"]} for c in text_calls(whole)]
+    elif relevance and not calls:  # a reply that is itself a call list calls a function, whatever its name
         unread = [c.get("args") for c in getattr(reply, "invalid_tool_calls", None) or ()]
         # calls toolwire could not read count when they are the whole reply and BFCL's decoder reads them
         found = text_calls(text) if text.strip() else [c for raw in unread if isinstance(raw, str)
