@@ -14,11 +14,13 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import logging
 import threading
 from typing import Any, TypeVar
 
 from toolwire._error_state import exclusive, mark
+from toolwire._tool_run import _CURRENT_CALL
 from toolwire.errors import ToolExecutionError, ToolResultError
 
 __all__ = ["identified", "log_failure"]
@@ -28,9 +30,10 @@ log = logging.getLogger("toolwire.tools")
 E = TypeVar("E", bound=BaseException)
 
 _FILLED = "_toolwire_call"
-"""The attribute (in the error's ``__dict__``) holding ``(tool_name, tool_call_id, the message before)`` once
-:func:`identified` wrote the call's identity on the error, so that the same object raised again for another call (a
-module-level error instance, a failed task two calls await) is told apart from an identity its creator gave it."""
+"""The attribute (in the error's ``__dict__``) holding ``(tool_name, tool_call_id, the message before, the enclosing
+call)`` once :func:`identified` wrote the call's identity on the error, so that the same object raised again for
+another call (a module-level error instance, a failed task two calls await) is told apart from an identity its
+creator gave it, and from one a call made inside this one wrote (its error passing through: review 299 #1)."""
 
 _LOCK = threading.Lock()  # (the check and the write in one step: two calls may raise one shared object at once)
 
@@ -38,22 +41,51 @@ _OWN_OPENINGS = (("The tool's result ", "The result of tool {} "), ("The tool ",
 """How toolwire's own ``ToolResultError`` messages open (:mod:`toolwire.results`), and the same opening naming the
 tool: ``"The tool returned bytes..."`` -> ``"Tool 'raw' returned bytes..."``."""
 
+_FROM_CONTEXT: Any = object()
+"""``identified``'s default ``enclosing``: the current tool call (:func:`~toolwire.current_tool_call`'s)."""
+_UNKNOWN = ("", "")
+"""The enclosing call's key when it is not known (the context still holds the named call itself): matches no call."""
 
-def identified(exc: E, tool_name: str | None, call_id: Any) -> E:
+
+def _key(call: Any) -> tuple[str | None, str] | None:
+    """A call's ``(name or None, id as text)``, None for no call (the top level), :data:`_UNKNOWN` for no id."""
+    if call is None or call is contextvars.Token.MISSING:
+        return None
+    try:
+        name, found = call.get("name"), call.get("id")
+    except Exception:
+        return _UNKNOWN
+    if found is None or found == "":
+        return _UNKNOWN
+    return (name if isinstance(name, str) else None, found if isinstance(found, str) else str(found))
+
+
+def _is_call(key: tuple[str | None, str] | None, tool_name: str, call_id: str) -> bool:
+    """Whether ``key`` (:func:`_key`) is the call ``call_id`` of ``tool_name`` (a call given without a name: its id)."""
+    return key is not None and key is not _UNKNOWN and key[1] == call_id and key[0] in (None, tool_name)
+
+
+def identified(exc: E, tool_name: str | None, call_id: Any, enclosing: Any = _FROM_CONTEXT) -> E:
     """``exc`` with the identity of the tool call it is raised for, when it is a ToolExecutionError that has none.
 
     The error's ``tool_name`` and ``tool_call_id`` are set when its ``tool_call_id`` is None and its ``tool_name`` is
     None or ``tool_name`` (an error of another tool the tool called itself keeps that inner call's identity). A
     :class:`~toolwire.errors.ToolResultError` whose message opens as toolwire writes it (``"The tool returned..."``,
     ``"The tool's result..."``) has it name the tool; nothing else of the message changes, nor the error's type,
-    cause, traceback or other attributes. An error object that was given another call's identity this way (one
-    object raised for two calls) is copied for this call (:func:`~toolwire._error_state.exclusive`), so each caller's
-    error names its own call.
+    cause, traceback or other attributes. An error this function already named for a call made inside this one (a
+    nested ``Tool.invoke(tool_call)``, ``ToolExecutor`` or ``Agent`` run of the tool's own, whose error it let
+    through) keeps that inner call's identity and message (review 299 #1). An error object it named for another call
+    (one object raised for two calls, as a module-level error instance) is copied for this call
+    (:func:`~toolwire._error_state.exclusive`), so each caller's error names its own call.
 
     Args:
         exc: the error a call failed with (any exception; only a ToolExecutionError is changed).
         tool_name: the called tool's name (None: unknown, nothing is set).
         call_id: the call's id (text; ``""`` or None: the call has none, and nothing is set).
+        enclosing: the tool call this call was made in (a mapping with ``"name"`` and ``"id"``; None or
+            ``contextvars.Token.MISSING``: none, the top level); by default the current tool call of the context,
+            which is that call once the caller left this call's own context (while the context still holds this
+            very call, the enclosing one is not known: an error named then passes out of no outer call).
 
     Returns:
         ``exc`` itself (changed or not), or its copy for this call; never raises.
@@ -61,6 +93,13 @@ def identified(exc: E, tool_name: str | None, call_id: Any) -> E:
     if not isinstance(exc, ToolExecutionError) or tool_name is None or call_id is None or call_id == "":
         return exc
     call_id = call_id if isinstance(call_id, str) else str(call_id)
+    if enclosing is _FROM_CONTEXT:
+        enclosing = _CURRENT_CALL.get()
+        outside = _key(enclosing)
+        if _is_call(outside, tool_name, call_id):  # (still in this call's own context: Tool.invoke)
+            outside = _UNKNOWN
+    else:
+        outside = _key(enclosing)
     with _LOCK:
         filled = exc.__dict__.get(_FILLED)
         if filled is None:
@@ -69,6 +108,10 @@ def identified(exc: E, tool_name: str | None, call_id: Any) -> E:
             target, before = exc, exc.args
         else:
             if filled[:2] == (tool_name, call_id):
+                return exc
+            if _is_call(filled[3], tool_name, call_id):  # named by a call made inside this one: passed through,
+                with contextlib.suppress(Exception):  # as the call enclosing this one passes it (review 299 #1)
+                    exc.__dict__[_FILLED] = (*filled[:3], outside)
                 return exc
             try:
                 mark(exc)  # taken by another call: this call's copy (copied with its attributes, cause and traceback)
@@ -79,7 +122,7 @@ def identified(exc: E, tool_name: str | None, call_id: Any) -> E:
             target.tool_name, target.tool_call_id = tool_name, call_id
             if isinstance(target, ToolResultError) and before and isinstance(before[0], str):
                 target.args = (_naming(before[0], tool_name), *before[1:])
-            target.__dict__[_FILLED] = (tool_name, call_id, before)
+            target.__dict__[_FILLED] = (tool_name, call_id, before, outside)
         except Exception:  # (an error class that refuses attributes: left as it is)
             return exc
     return target
