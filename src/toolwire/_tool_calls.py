@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolwire._call_records import _ARGUMENT_KEYS
+from toolwire._failed_calls import identified
 from toolwire._tool_run import _CURRENT_CALL, check_call_name
 from toolwire.errors import ToolValidationError, UserError
 
@@ -115,7 +116,7 @@ class _Answer:
     both): made, it reads the call (:func:`_read`; ``message`` is then the refusal, if any); as a context manager, it
     runs the body with ``current_tool_call()`` giving the call as read (:meth:`args` checks the call's name), and
     turns an exception of the body into the error ToolMessage in ``message`` (raised again with
-    ``handle_errors=False``)."""
+    ``handle_errors=False``, a ToolExecutionError naming the call: :func:`~toolwire._failed_calls.identified`)."""
 
     def __init__(self, tool: Any, call: Mapping[str, Any]) -> None:
         self.tool = tool
@@ -132,10 +133,14 @@ class _Answer:
         return self.tool.call_args(self.read["args"])  # type: ignore[no-any-return]
 
     def __exit__(self, kind: Any, exc: BaseException | None, traceback: Any) -> bool:
-        _CURRENT_CALL.reset(self.token)
-        if not isinstance(exc, Exception) or not self.tool.handle_errors:
+        _CURRENT_CALL.reset(self.token)  # (first: identified() reads the call this one was made in from the context)
+        if not isinstance(exc, Exception):
             return False
-        self.message = self.tool._error_message(exc, self.read)
+        if not self.tool.handle_errors:  # named by its call, as for the exact call shape (review 299 #2)
+            if (own := identified(exc, self.tool.name, self.read.get("id"))) is exc:
+                return False
+            raise own from own.__cause__  # (one error object raised for another call too: this call's copy)
+        self.message = self.tool._error_message(exc, self.read)  # (logged there at DEBUG: review 289 #2)
         return True
 
 
