@@ -4,7 +4,8 @@ From the Gemini API reference (``GenerateContentResponse``, ``Candidate``, ``Usa
 
 * ``usageMetadata``: ``promptTokenCount``, ``toolUsePromptTokenCount`` (the prompt of a server tool's use, such as
   ``google_search``: input tokens, billed as input and counted in ``totalTokenCount``), ``candidatesTokenCount``,
-  ``thoughtsTokenCount``, ``cachedContentTokenCount``, ``totalTokenCount`` (:func:`gemini_usage`).
+  ``thoughtsTokenCount`` (also ``output_token_details["reasoning"]``), ``cachedContentTokenCount``,
+  ``totalTokenCount`` (:func:`gemini_usage`).
 * a candidate's ``groundingMetadata`` (``google_search``: ``groundingChunks`` with the source URIs,
   ``groundingSupports``, ``webSearchQueries``, ``searchEntryPoint.renderedContent``: the Search Suggestions Google
   requires an app that shows grounded results to show), ``urlContextMetadata`` (``url_context``) and
@@ -53,15 +54,18 @@ def gemini_usage(raw: Any) -> Usage | None:
     """The :class:`~toolwire.messages.Usage` of a ``usageMetadata`` (REST or SDK form; ``None`` when absent).
 
     Input is the prompt's tokens plus the tool-use prompt's (``toolUsePromptTokenCount``, review 179 #4), output the
-    candidates' plus the thoughts', so ``input_tokens + output_tokens`` is Gemini's ``totalTokenCount``.
+    candidates' plus the thoughts', so ``input_tokens + output_tokens`` is Gemini's ``totalTokenCount``; the thoughts'
+    (``thoughtsTokenCount``, when more than 0) are also ``output_token_details["reasoning"]``, as OpenAI's reasoning
+    tokens are and as langchain-google-genai maps them (review 298 #1).
     """
     if not isinstance(raw, dict):
         return None
     prompt, tool_use = _get(raw, "prompt_token_count"), _get(raw, "tool_use_prompt_token_count")
     given = prompt is not None or tool_use is not None
-    out = (_get(raw, "candidates_token_count") or 0) + (_get(raw, "thoughts_token_count") or 0)
+    thoughts = _get(raw, "thoughts_token_count")
+    out = (_get(raw, "candidates_token_count") or 0) + (thoughts or 0)
     return usage((prompt or 0) + (tool_use or 0) if given else None, out, _get(raw, "total_token_count"),
-                 _get(raw, "cached_content_token_count"))
+                 _get(raw, "cached_content_token_count"), reasoning=thoughts)
 
 
 def _number(value: Any) -> bool:
