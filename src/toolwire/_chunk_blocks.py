@@ -1,7 +1,8 @@
-"""Merging the content blocks and ``additional_kwargs`` of streamed chunks (private to :mod:`toolwire.chunks`).
+"""Merging the content blocks of streamed chunks (private to :mod:`toolwire.chunks`).
 
 Blocks that share an ``index`` are one block streamed in parts (LangChain's and Anthropic's block streaming), merged as
-LangChain's ``merge_dicts`` merges them; ``additional_kwargs`` are merged key by key; both in time linear in the pieces.
+LangChain's ``merge_dicts`` merges them, in time linear in the pieces. (``additional_kwargs`` are merged in
+:mod:`toolwire._kwargs_merge`.)
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 
 from toolwire.messages import Content
 
-__all__ = ["Block", "ExtraFields", "add_blocks", "join_content"]
+__all__ = ["Block", "add_blocks", "join_content"]
 
 
 def join_content(text: list[str], blocks: list[Any] | None) -> Content:
@@ -110,28 +111,3 @@ def _block_key(block: Any) -> int | str | None:
         return None
     index = block.get("index")
     return index if isinstance(index, int | str) and not isinstance(index, bool) else None
-
-
-class ExtraFields:
-    """The ``additional_kwargs`` of streamed chunks merged key by key, in linear time: a key's text pieces are
-    joined, any other value replaces what came before (and a text after it starts anew)."""
-
-    __slots__ = ("fields",)
-
-    def __init__(self) -> None:
-        self.fields: dict[str, Any] = {}  # key -> a list of its text pieces, or its latest other value
-
-    def add(self, kwargs: dict[str, Any]) -> None:
-        fields = self.fields
-        for key, value in kwargs.items():
-            if isinstance(value, str) and isinstance(parts := fields.get(key), _Pieces):
-                parts.append(value)
-            else:
-                fields[key] = _Pieces([value]) if isinstance(value, str) else value
-
-    def merged(self) -> dict[str, Any]:
-        return {k: "".join(v) if isinstance(v, _Pieces) else v for k, v in self.fields.items()}
-
-
-class _Pieces(list):  # type: ignore[type-arg]
-    """The text pieces of one ``additional_kwargs`` key (a list of its own type, told apart from a list value)."""

@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any, ClassVar, Literal, overload
 
 from toolwire._call_records import _call_list, split_in_order
-from toolwire._chunk_blocks import Block, ExtraFields, add_blocks, join_content
+from toolwire._chunk_blocks import Block, add_blocks, join_content
 from toolwire._chunk_calls import (  # noqa: F401 (re-exported: the stream codecs and _one_call import them here)
     _Calls,
     continues_name,
@@ -23,6 +23,7 @@ from toolwire._chunk_calls import (  # noqa: F401 (re-exported: the stream codec
     provisional_call_id,
 )
 from toolwire._chunk_compat import ChunkLangChainAPI
+from toolwire._kwargs_merge import ExtraFields
 from toolwire._message_keywords import checked_usage
 from toolwire.errors import UserError
 from toolwire.messages import (
@@ -415,8 +416,10 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     a value that is not a number, such as None, is kept rather than added), ``response_metadata`` and
     ``provider_data`` are updated in order (a ``response_metadata`` value of None does not replace an earlier value,
     so a usage chunk's ``finish_reason: None`` keeps the reason, as LangChain keeps it), but for
-    ``response_metadata["additional_kwargs"]`` (LangChain's extra reply fields), merged key by key with the text
-    pieces of a key joined (a streamed ``reasoning_content``), as LangChain's ``merge_dicts`` merges them; the first
+    ``response_metadata["additional_kwargs"]`` (LangChain's extra reply fields), merged as LangChain's ``merge_dicts``
+    merges them (:mod:`toolwire._kwargs_merge`): text joined (a streamed ``reasoning_content``, a legacy
+    ``function_call``'s ``arguments``), dicts merged key by key, lists merged by their items' ``index``, ints added,
+    equal values kept, and where LangChain would raise (values of two types) the later value kept; the first
     message ``id`` and ``name`` given win.
 
     Args:
