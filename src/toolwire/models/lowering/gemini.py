@@ -383,9 +383,11 @@ def _as_dict(obj: Any) -> dict[str, Any]:
 
 
 def _reply_parts(data: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The first candidate's parts (snake_case, empty text parts without a signature left out) and itself."""
-    candidates = data.get("candidates") or []
-    candidate = candidates[0] if candidates else {}
+    """Candidate 0's parts (snake_case, empty text parts without a signature left out) and itself (``{}`` when the
+    reply or chunk has none). Candidate 0 is the one whose ``index`` is 0 or absent (proto JSON leaves a 0 out): with
+    ``candidate_count`` > 1 a stream chunk may carry only another candidate, whose text and calls are not the
+    reply's (review 298 #5)."""
+    candidate = next((c for c in data.get("candidates") or () if isinstance(c, dict) and not c.get("index")), {})
     parts = [read_part(p) for p in (candidate.get("content") or {}).get("parts") or ()]
     return [p for p in parts if not is_empty_text(p)], candidate
 
@@ -433,8 +435,9 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
             is decoded in the calls' args (the kept parts keep it as sent).
 
     Returns:
-        An AIMessage: text of the first candidate's non-thought parts (code execution parts as fenced
-        blocks), one call per ``function_call`` part (id = Gemini's when sent, else a new one),
+        An AIMessage: text of candidate 0's non-thought parts (the candidate whose ``index`` is 0 or absent; the
+        others of ``candidate_count`` > 1 are left out, in a stream too; code execution parts as fenced blocks), one
+        call per ``function_call`` part (id = Gemini's when sent, else a new one),
         ``provider_data["gemini"]["parts"]`` when parts carry thought signatures, thoughts, code
         execution or call ids, usage in tokens (input includes the tool-use prompt's, output the thinking tokens),
         ``response_metadata`` ``{"model", "finish_reason", "finish_message"?, "block_reason"?,
