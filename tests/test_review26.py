@@ -46,8 +46,9 @@ def test_merge_chunks_keeps_going_on_usage_with_none_or_nested_counts() -> None:
     ]
     merged = merge_chunks(chunks, as_chunk=False)
     assert merged.text == "ab"
-    assert merged.usage == {"input_tokens": 2, "output_tokens": 2, "total_tokens": 5,
-                            "input_token_details": {"cache_read": 3, "audio": 0}}
+    assert merged.usage == {"input_tokens": 2, "output_tokens": 2, "total_tokens": 5, "cached_tokens": 3,
+                            "input_token_details": {"audio": 0}}
+    assert merged.usage_metadata["input_token_details"] == {"audio": 0, "cache_read": 3}
     plain = merge_chunks([AIMessageChunk(usage={"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}),
                           AIMessageChunk(usage={"input_tokens": 2, "output_tokens": 3, "total_tokens": 5,
                                                 "cached_tokens": 1})])

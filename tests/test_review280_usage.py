@@ -42,7 +42,8 @@ def test_given_total_and_other_keys_are_kept_and_the_callers_dict_is_not_changed
     given = {"input_tokens": 10, "output_tokens": 5, "total_tokens": 20, "cached_tokens": 4,
              "input_token_details": {"cache_read": 4}}
     made = AIMessage("hi", usage=given)  # type: ignore[typeddict-item]
-    assert made.usage == given
+    assert made.usage == {"input_tokens": 10, "output_tokens": 5, "total_tokens": 20, "cached_tokens": 4}
+    assert made.usage_metadata == given  # (cache_read is cached_tokens: read as usage_metadata= is, review 291 #3)
     given["input_tokens"] = 99
     assert made.usage["input_tokens"] == 10
 

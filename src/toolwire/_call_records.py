@@ -91,10 +91,11 @@ class Usage(TypedDict):
         cached_tokens: of ``input_tokens``, those read from a cache instead of processed (OpenAI's
             ``cached_tokens``, Anthropic's ``cache_read_input_tokens``, the embedded model's reused KV cache);
             absent when the provider does not say.
-        input_token_details: LangChain's breakdown of ``input_tokens`` (``cache_read``, ``cache_creation``,
-            ``audio``...: tokens by key), as a custom model or LangChain's ``usage_metadata`` gives it, and in
+        input_token_details: LangChain's breakdown of ``input_tokens`` other than ``cache_read``
+            (``cache_creation``, ``audio``...: tokens by key), as a provider, a custom model or LangChain's
+            ``usage_metadata`` gives it; a given ``cache_read`` is read as ``cached_tokens``, and
             :attr:`AIMessage.usage_metadata <toolwire.messages.AIMessage.usage_metadata>` and an Agent run's summed
-            ``usage``, where ``cache_read`` is ``cached_tokens``; absent when none is known.
+            ``usage`` give it back as ``cache_read``; absent when none is known (an empty dict is left out).
         output_token_details: LangChain's breakdown of ``output_tokens`` (``reasoning``, ``audio``...): ``reasoning``
             is OpenAI's ``reasoning_tokens`` (Responses API ``output_tokens_details``, Chat Completions
             ``completion_tokens_details``; when more than 0), as langchain-openai maps it, and a custom model or
