@@ -137,13 +137,13 @@ def _naming(message: str, tool_name: str) -> str:
     return message
 
 
-def log_failure(exc: BaseException, tool_name: str, call_id: Any) -> None:
+def log_failure(exc: BaseException, tool_name: str | None, call_id: Any) -> None:
     """Log that the call ``call_id`` of the tool ``tool_name`` failed with ``exc`` and was answered with an error
     result for the model (``handle_errors=True``): one DEBUG record on the ``toolwire.tools`` logger, its
     ``exc_info`` the exception (traceback and cause included, whatever ``hide_error_details`` hides from the model),
     its message naming the tool, the call and the exception's type; the record's ``tool_name`` and ``tool_call_id``
-    attributes hold them too, for a structured log handler. Nothing is done (no formatting) when DEBUG is off for
-    that logger. Never raises.
+    attributes hold them too, for a structured log handler (``tool_name`` None: the call named no tool by a text
+    name). Nothing is done (no formatting) when DEBUG is off for that logger. Never raises.
     """
     if not log.isEnabledFor(logging.DEBUG):
         return

@@ -46,7 +46,9 @@ unanswered.
 
 A call answered with an error result (``handle_errors=True``) is logged once, at DEBUG on the ``toolwire.tools``
 logger, with its exception as the record's ``exc_info`` (traceback and cause, also under ``hide_error_details``, which
-hides them from the model only) and the record's ``tool_name`` and ``tool_call_id`` (review 289 #2). Under
+hides them from the model only) and the record's ``tool_name`` and ``tool_call_id`` (review 289 #2): a call whose tool
+failed, and one that did not run (no such tool, argument text that is no JSON object, an ``invalid_tool_calls`` entry:
+review 299 #3); not a call answered as stopped because the run was stopped (a given-up one is logged at WARNING). Under
 ``handle_errors=False`` the error raised for a call, a :class:`~toolwire.errors.ToolExecutionError`, names that call
 by its ``tool_name`` and ``tool_call_id`` (review 289 #1).
 """
@@ -200,6 +202,7 @@ class ToolExecutor:
             if not self.handle_errors:
                 raise exc
             shown = name if isinstance(name, str) else None  # a ToolMessage's name is text
+            log_failure(exc, shown, call.get("id"))  # (as any call answered with an error result: review 299 #3)
             return self._error(error_text(exc, safe_text(name, str)), call, shown)
         timeout = tool.timeout if tool.timeout is not None else self.timeout
         started = False  # whether the tool began to run (a call still waiting for the gate has not)
@@ -282,11 +285,13 @@ class ToolExecutor:
             detail = detail.replace(EXAMPLE, argument_example(tool.parameters))  # (review 88; review 61 for why)
         if not detail.endswith((".", "!", "?")):
             detail += "."
+        called = f"The call to {bad['name']!r}" if bad.get("name") else "A tool call"
+        refused = f"{called} was not valid, so it did not run: {detail}"
         if not self.handle_errors:
-            called = f"The call to {bad['name']!r}" if bad.get("name") else "A tool call"
-            raise ToolExecutionError(f"{called} was not valid, so it did not run: {detail} Ask the model again, or "
-                                     "run with handle_errors=True to send the model this error.", bad.get("name"),
-                                     bad.get("id"))
+            raise ToolExecutionError(f"{refused} Ask the model again, or run with handle_errors=True to send the model "
+                                     "this error.", bad.get("name"), bad.get("id"))
+        name = bad.get("name") if isinstance(bad.get("name"), str) else None  # (logged as any call answered with an
+        log_failure(ToolExecutionError(refused, name, bad.get("id")), name, bad.get("id"))  # error: review 299 #3)
         raw = bad.get("args")
         shown = f" The arguments received were: {raw[:500]}." if isinstance(raw, str) and raw else ""
         called = f"the call to {bad['name']!r}" if bad.get("name") else "a tool call"
