@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import threading
+import types
 from typing import Any, TypeVar
 
 __all__ = ["STATE", "claimed", "exclusive", "mark"]
@@ -38,8 +39,9 @@ def exclusive(exc: E) -> E:
     attributes, traceback and cause, without the other run's state (:data:`STATE`) and notes.
 
     The copy is made without calling ``__init__`` when ``copy.copy`` cannot rebuild the error from its
-    arguments (``httpx.HTTPStatusError`` takes keyword-only ones); an error that cannot be copied at all is
-    returned as it is.
+    arguments (``httpx.HTTPStatusError`` takes keyword-only ones); the values of the class's ``__slots__`` are
+    copied too (``copy.copy`` of an exception keeps only its arguments and ``__dict__``: review 299 #4). An error
+    that cannot be copied at all, or whose slots cannot be, is returned as it is.
     """
     if not getattr(exc, _MARK, False):
         return exc
@@ -52,6 +54,8 @@ def exclusive(exc: E) -> E:
             twin.__dict__.update(vars(exc))
         except Exception:
             return exc
+    if not _slots_copied(exc, twin):
+        return exc
     for name in STATE:
         twin.__dict__.pop(name, None)
     notes = [n for n in getattr(exc, "__notes__", ()) if not (isinstance(n, str) and n.startswith(_NOTE))]
@@ -64,6 +68,33 @@ def exclusive(exc: E) -> E:
     twin.__context__ = exc.__context__
     twin.__suppress_context__ = exc.__suppress_context__
     return twin
+
+
+def _slots_copied(exc: BaseException, twin: BaseException) -> bool:
+    """Set on ``twin`` the values ``exc`` holds in the ``__slots__`` of its classes (an unset slot stays unset).
+
+    Returns:
+        Whether all were copied (False: a slot refused its value; never raises).
+    """
+    for cls in type(exc).__mro__:
+        names = cls.__dict__.get("__slots__", ())
+        for name in (names,) if isinstance(names, str) else names:
+            if not isinstance(name, str) or name in ("__dict__", "__weakref__"):
+                continue
+            if name.startswith("__") and not name.endswith("__"):
+                name = f"_{cls.__name__.lstrip('_')}{name}"  # (a private slot's member: its mangled name)
+            member = cls.__dict__.get(name)
+            if not isinstance(member, types.MemberDescriptorType):
+                continue
+            try:
+                value = member.__get__(exc, cls)
+            except AttributeError:  # (not set)
+                continue
+            try:
+                member.__set__(twin, value)
+            except Exception:
+                return False
+    return True
 
 
 def claimed(exc: E, name: str, value: Any, *, taken_by: str | None = None) -> tuple[E, bool]:
