@@ -130,7 +130,6 @@ def test_identified_takes_the_context_as_the_enclosing_call() -> None:
     assert (exc.tool_name, exc.tool_call_id) == ("fetch_page", "inner_fetch")
 
 
-@pytest.mark.xfail(strict=True, reason="needs tools.py to pass the enclosing call to identified() (token.old_value)")
 def test_nested_error_of_an_inner_tool_invoke_keeps_the_inner_call() -> None:
     with pytest.raises(ToolResultError) as caught:
         ToolExecutor([export_invoke], handle_errors=False).execute([call("outer_1", "export_invoke", {"n": 1})])
