@@ -23,6 +23,7 @@ from toolwire.models._retry import _clip, aclose_stream, api_key_hint, redact_ur
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import gemini as codec
+from toolwire.models.lowering._gemini_declarations import gemini_tools
 
 __all__ = ["ChatGoogleGenAI"]
 
@@ -74,13 +75,19 @@ class ChatGoogleGenAI(SDKChatModel):
         would force a server tool, which Gemini cannot (see :func:`~toolwire.models.lowering.gemini.check_tool_choice`),
         and a tool name Gemini refuses, here rather than at the first request (review 294 #3).
 
+        Tools may also be given in Gemini's own shapes (review 298 #2): a google-genai ``FunctionDeclaration`` or its
+        dict (``"parameters"`` in Gemini's ``Schema`` form, upper-case types such as ``"OBJECT"``, read as JSON
+        Schema; ``"parameters_json_schema"`` taken as it is), a ``Tool`` or a ``{"function_declarations": [...]}``
+        dict (one tool per declaration; its other fields, such as ``google_search``, as a server tool); see
+        :mod:`toolwire.models.lowering._gemini_declarations`.
+
         Raises:
             SchemaError, UserError: as the base method raises them; SchemaError also for a function tool whose name
                 Gemini refuses (a letter or ``_`` first, then at most 64 letters, digits, ``_ . : -``: the sentence
                 the request would give); UserError also for a ``tool_choice`` naming a server tool, or
                 ``"required"`` with only server tools bound.
         """
-        new = super().bind_tools(tools, **options)
+        new = super().bind_tools(gemini_tools(tools), **options)
         check_tool_names(new.tools)
         codec.check_tool_choice(new.tool_choice, new.tools)
         return new

@@ -82,6 +82,7 @@ from toolwire.models.lowering._common import (
     tool_result_text,
 )
 from toolwire.models.lowering._gemini_code import CODE_PARTS, VisibleText
+from toolwire.models.lowering._gemini_declarations import gemini_declaration
 from toolwire.models.lowering._gemini_extras import ReplyExtras, gemini_usage
 from toolwire.models.lowering._gemini_finish import cut_call, ended, malformed_call, no_candidate
 from toolwire.models.lowering._gemini_parts import (
@@ -119,7 +120,8 @@ def convert_to_gemini_tool(tool: Any) -> dict[str, Any]:
     """Return the Gemini ``FunctionDeclaration`` of a tool, function, pydantic model or tool dict.
 
     Args:
-        tool: anything :meth:`~toolwire.models.base.BaseChatModel.bind_tools` takes as one tool.
+        tool: anything :meth:`~toolwire.models.base.BaseChatModel.bind_tools` takes as one tool, or a google-genai
+            ``FunctionDeclaration`` (object or dict; its Gemini ``Schema`` read as JSON Schema: review 298 #2).
 
     Returns:
         ``{"name", "description", "parameters"?}`` (no ``parameters`` for a tool without arguments).
@@ -129,7 +131,7 @@ def convert_to_gemini_tool(tool: Any) -> dict[str, Any]:
         SchemaError: the name is not valid for Gemini (a letter or ``_`` first, then letters, digits,
             ``_ . : -``, 64 at most), or the schema is recursive.
     """
-    spec = to_tool_spec(tool)
+    spec = to_tool_spec(gemini_declaration(tool))
     check_tool_name(spec.name)
     schema, dropped = gemini_schema(spec.parameters, spec.name)
     if dropped:
