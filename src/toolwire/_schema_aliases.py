@@ -10,12 +10,16 @@ call a model made under the schema was refused, with a message listing the very 
 required but missing; 'first' is not a parameter ... Its parameters are: first``). A schema cannot show a path into
 the arguments as the place of one field's value, so such a field is refused at decoration with a
 :class:`~toolwire.errors.SchemaError` saying what to do. A lone one-step ``AliasPath("x")`` (``["x"]``), which pydantic
-also published under the Python name, is published as ``x``, the key validation reads.
+also published under the Python name, is published as ``x``, the key validation reads. A field the schema leaves
+out (``SkipJsonSchema``, ``WithJsonSchema(None)``: a field filled from a nested path of a payload on purpose) shows
+no key, so it is not refused (review 296 #1).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from pydantic_core import PydanticOmit
 
 from toolwire.errors import SchemaError
 
@@ -37,7 +41,8 @@ def published_key(generator: Any, field: dict[str, Any], name: str, key: str) ->
 
     Raises:
         SchemaError: validation reads the field only through a path of more than one step (no one-step choice, and
-            the field's name not accepted), which no JSON Schema can show.
+            the field's name not accepted), which no JSON Schema can show, and the schema shows the field (one left
+            out of it, by ``SkipJsonSchema`` or ``WithJsonSchema(None)``, is let be: review 296 #1).
     """
     alias = field["validation_alias"]
     paths = alias if alias and alias[0].__class__ is list else [alias]
@@ -52,10 +57,25 @@ def published_key(generator: Any, field: dict[str, Any], name: str, key: str) ->
         return one
     if getattr(config, "validate_by_name", False):
         return key
+    if _omitted(generator, field):  # (left out of the schema, as SkipJsonSchema asks: no key is shown, review 296 #1)
+        return key
     owner, top = _owner(getattr(generator, "core_root", None), field)
     if _injected(owner, name):  # (an args_schema's field LangChain fills: left out of the schema, which
         return key  # toolwire._tool_args.hide_injected_fields checks itself)
     raise _path_error(owner, top, name, paths, alias is paths)
+
+
+def _omitted(generator: Any, field: dict[str, Any]) -> bool:
+    """Whether ``generator`` leaves the field ``field`` out of the schema (its schema raises ``PydanticOmit``:
+    ``SkipJsonSchema``, ``WithJsonSchema(None)``), found by generating it (on the error path only; pydantic generates
+    it next in the same way, so nothing is kept that it would not keep)."""
+    try:
+        generator.generate_inner(field)
+    except PydanticOmit:
+        return True
+    except Exception:  # (pydantic's own error for the field comes after ours)
+        return False
+    return False
 
 
 def _injected(owner: type | None, name: str) -> bool:
