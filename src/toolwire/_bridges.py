@@ -36,7 +36,8 @@ _BRIDGE_NAMES = frozenset({
 _RUN_NAMES = frozenset({"run", "Runner"})
 _LOOP_LIBRARIES = frozenset({"asyncio", "anyio", "trio", "uvloop", "asyncer", "asgiref"})
 _LOOP_ATTRIBUTES = frozenset({"runners", "from_thread"})  # ``asyncio.runners.run``, ``trio.from_thread.run``
-_NAME_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF", "LOAD_CLASSDEREF"})
+_GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "LOAD_FROM_DICT_OR_GLOBALS"})  # a name read from the module
+_NAME_LOADS = _GLOBAL_LOADS | {"LOAD_DEREF", "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF"}
 _FAST_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW"})
 _ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
 _ASYNC_FLAGS = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
@@ -119,18 +120,30 @@ def _closure(func: types.FunctionType) -> dict[str, Any]:
 
 
 def _named_functions(func: types.FunctionType) -> Iterator[types.FunctionType]:
-    """The plain sync functions ``func``'s code names from its globals or its closure (helpers it may call)."""
+    """The plain sync functions ``func``'s code loads as globals or closure variables (helpers it may call). A name
+    it reads only as an attribute (``subprocess.run``, ``self.run``) is no global, even when the module binds one
+    (``from asyncio import run``, a ``def run()`` entry point: review 300 #3)."""
     namespace = func.__globals__
     seen: set[int] = {id(func)}
-    candidates: list[Any] = list(_closure(func).values())
+    candidates: list[Any] = list(_closure(func).values())  # (free variables: there because its code loads them)
     for code in _codes(func.__code__):
-        candidates.extend(namespace.get(name) for name in code.co_names)
+        if any(_helper(namespace.get(name)) is not None for name in code.co_names):  # (dis only when one may be)
+            candidates.extend(namespace.get(argval) for opname, argval in _instructions(code)
+                              if opname in _GLOBAL_LOADS)
     for value in candidates:
-        if isinstance(value, functools.partial):
-            value = value.func
-        if type(value) is types.FunctionType and not value.__code__.co_flags & _ASYNC_FLAGS and id(value) not in seen:
-            seen.add(id(value))
-            yield value
+        helper = _helper(value)
+        if helper is not None and id(helper) not in seen:
+            seen.add(id(helper))
+            yield helper
+
+
+def _helper(value: Any) -> types.FunctionType | None:
+    """``value`` (through a ``functools.partial``) when it is a plain sync function, else None."""
+    if isinstance(value, functools.partial):
+        value = value.func
+    if type(value) is types.FunctionType and not value.__code__.co_flags & _ASYNC_FLAGS:
+        return value
+    return None
 
 
 def _code_bridges(func: types.FunctionType) -> bool:
