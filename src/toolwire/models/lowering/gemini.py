@@ -66,6 +66,7 @@ from toolwire.messages import (
     SystemMessage,
     ToolMessage,
 )
+from toolwire.models._text_content import media_note
 from toolwire.models.base import ChatRequest, ServerTool, to_tool_spec
 from toolwire.models.lowering._calls import GEMINI_NAME, sent_call_name
 from toolwire.models.lowering._common import (
@@ -231,6 +232,23 @@ def _answered_name(message: ToolMessage, turn_names: dict[str, list[str]]) -> st
     return name
 
 
+_MEDIA_WHY = "toolwire sends only the text of a tool result to Gemini"
+_TOLD_MEDIA: list[bool] = []  # (logged once per process)
+
+
+def _result_text(message: ToolMessage) -> str:
+    """The text of a tool result (:func:`tool_result_text`), an image, audio or file block a note that toolwire
+    does not send it, logged once: Gemini 3's ``FunctionResponse.parts`` takes media, so the note says what toolwire
+    does, not that the API cannot (review 298 #3)."""
+    if not _TOLD_MEDIA and not isinstance(message.content, str) and any(
+            isinstance(b, dict) and media_note(b) is not None for b in message.content):
+        _TOLD_MEDIA.append(True)
+        log.warning("gemini: a tool result holds an image (or audio, or a file), which toolwire does not send to "
+                    "Gemini (only the result's text): the model reads a note that it is not shown; to show it, put "
+                    "it in a user message.")
+    return tool_result_text(message, _MEDIA_WHY)
+
+
 def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """Lower a conversation to Gemini's ``(system_instruction, contents)``.
 
@@ -262,7 +280,7 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
                 key = "error" if m.status == "error" else "result"
                 name = _answered_name(m, turn_names) or sent_call_name(m.name or names.get(m.tool_call_id),
                                                                        GEMINI_NAME)
-                response: dict[str, Any] = {"name": name, "response": {key: tool_result_text(m)}}
+                response: dict[str, Any] = {"name": name, "response": {key: _result_text(m)}}
                 if m.tool_call_id in gemini_ids:
                     response["id"] = gemini_ids[m.tool_call_id]
                 parts.append({"function_response": response})
