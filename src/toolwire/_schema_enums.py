@@ -70,7 +70,8 @@ def flag_schema(out: dict[str, Any], cls: Any) -> dict[str, Any]:
     integers it takes: any combination of its flags (``READ | WRITE`` is ``3``), not only the single flags pydantic
     lists (``enum: [1, 2, 4]`` refused ``3``, which the function takes: review 212 #5), with the flags named in the
     description. Flags of adjacent bits give ``minimum: 0``/``maximum`` (every number between is a combination);
-    others every combination in ``enum`` (up to 64 of them), and more than six such flags the range again (the
+    others every combination in ``enum`` (up to 64 of them, built from the flags' bits, so a high bit such as
+    ``1 << 31`` costs nothing: review 296 #3), and more than six such flags the range again (the
     description saying which bits there are; validation refuses a number of other bits: review 222 #7). Any other
     enum's ``out`` as it is."""
     if not (isinstance(cls, type) and issubclass(cls, enum.Flag)):
@@ -89,11 +90,21 @@ def flag_schema(out: dict[str, Any], cls: Any) -> dict[str, Any]:
     if not mask & (mask + 1):  # 1, 2, 4...: every number from 0 to the mask
         rest.update(minimum=0, maximum=mask)
     elif len(flags) <= 6:
-        rest["enum"] = [n for n in range(mask + 1) if not n & ~mask]
+        rest["enum"] = _combinations(flags)
     else:  # (too many combinations to list: the range, with the flags named; validation refuses other bits)
         rest.update(minimum=0, maximum=mask)
     return {"type": "integer", **rest,
             "description": f"{written.rstrip()} {note}" if isinstance(written, str) and written.strip() else note}
+
+
+def _combinations(flags: list[Any]) -> list[int]:
+    """Every combination of the single-bit members ``flags`` (the sums of their subsets, 0 for none), in increasing
+    order: built from their bits, not by walking every number up to their mask, which hung on a high bit such as
+    ``1 << 31`` (review 296 #3)."""
+    values = {0}
+    for member in flags:
+        values |= {value | member.value for value in values}
+    return sorted(values)
 
 
 def _single_flags(cls: Any) -> list[Any] | None:
