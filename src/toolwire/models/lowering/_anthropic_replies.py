@@ -81,12 +81,23 @@ def _container(raw: Any) -> dict[str, Any] | None:
     return None
 
 
+def _opaque(blocks: Collection[dict[str, Any]]) -> bool:
+    """Whether some of a reply's blocks say more than its text and calls: a block of another type (thinking, server
+    tools...) or a text block with ``citations`` (document citations, which a reply of text blocks alone may carry:
+    review 297 #1)."""
+    return any(b.get("type") not in ("text", "tool_use") or (b.get("type") == "text" and b.get("citations"))
+               for b in blocks)
+
+
 def _kept(blocks: list[dict[str, Any]], container: dict[str, Any] | None) -> dict[str, Any] | None:
-    """``provider_data``: ``{"anthropic": {"content": blocks}}`` when some blocks are opaque (thinking, server
-    tools...), and ``"container"`` there when the reply gave one; ``None`` when neither."""
+    """``provider_data``: ``{"anthropic": {"content": blocks}}`` when some blocks are opaque (:func:`_opaque`:
+    thinking, server tools, citations...), and ``"container"`` there when the reply gave one; ``None`` when
+    neither."""
     kept: dict[str, Any] = {}
-    if any(b.get("type") not in ("text", "tool_use") for b in blocks):
-        kept["content"] = blocks
+    if _opaque(blocks):  # (a text block's empty citations, [] or None, left out: a stream's start may give [])
+        kept["content"] = [{k: v for k, v in b.items() if k != "citations"}
+                           if b.get("type") == "text" and "citations" in b and not b["citations"] else b
+                           for b in blocks]
     if container is not None:
         kept["container"] = container
     return {"anthropic": kept} if kept else None
@@ -105,7 +116,8 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
         ``id``; the last one, when the reply stopped at ``max_tokens`` or at the context window
         (``model_context_window_exceeded``), an invalid call, since its ``input`` may be cut short; its error says
         which limit and what to do), ``provider_data["anthropic"]["content"]`` = all blocks when some are opaque
-        (thinking), usage in tokens (input includes cache reads and writes; ``cached_tokens`` = cache reads),
+        (thinking, server tools, a text block's ``citations``: an empty ``citations`` is left out), usage in tokens
+        (input includes cache reads and writes; ``cached_tokens`` = cache reads),
         ``response_metadata`` ``{"model", "finish_reason"}`` (the ``stop_reason``). A reply's ``container`` (code
         execution's: ``{"id", "expires_at"}``) is kept as ``response_metadata["container"]`` and
         ``provider_data["anthropic"]["container"]``, which the next request sends back (see
@@ -304,7 +316,7 @@ class StreamState:
         """
         if self.finish_reason is None:
             raise cut_short("anthropic", "stop_reason")
-        opaque = any(b.get("type") not in ("text", "tool_use") for b in self.blocks.values())
+        opaque = _opaque(self.blocks.values())
         cut: list[InvalidToolCall] = []
         if self.finish_reason in _CUT_ERRORS and self.blocks:  # as parse_response: the tool_use the reply ended
             content = self._content()  # on is not run; its chunks were sent, so it is declared invalid here
