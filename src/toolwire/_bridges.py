@@ -57,7 +57,9 @@ def runs_coroutine_itself(func: Any) -> bool:
     names ``run_until_complete``, ``async_to_sync``/``AsyncToSync``, ``syncify``, ``start_blocking_portal`` or
     ``from_thread``, names ``run_coroutine_threadsafe`` and ``result`` in one function (it waits for the future), or
     takes ``run``/``Runner`` from asyncio, anyio, trio, uvloop, asyncer or asgiref (``asyncio.run``, ``import asyncio
-    as aio; aio.run``, ``from asyncio import run``), or is an object of a class named ``AsyncToSync`` (asgiref's).
+    as aio; aio.run``, ``from asyncio import run``). A callable object (a class-based decorator made with
+    ``functools.update_wrapper(self, fn)``) is read through its class's ``__call__`` (review 300 #1); one of a class
+    named ``AsyncToSync`` (asgiref's) is a bridge.
     Naming ``new_event_loop``, or handing back ``run_coroutine_threadsafe``'s future, makes no bridge: such a wrapper
     may return a task or future for the caller's loop (review 300 #2). A bridge hidden deeper (a helper two calls
     down, a method of an object) is not seen: the tool then calls the wrapper on the loop's thread and, when the
@@ -94,8 +96,12 @@ def _sync_layers(func: Any) -> Iterator[Any]:
 
 def _layer_bridges(layer: Any) -> bool:
     """Whether one sync layer (a function, or a callable object) runs the coroutine itself."""
-    if type(layer) is not types.FunctionType:  # a callable object: asgiref's bridge, known by its class name (the
-        return type(layer).__name__ == "AsyncToSync"  # __call__ of others is not read; left to loop_refused)
+    if type(layer) is not types.FunctionType:  # a callable object: asgiref's bridge, known by its class name, or
+        if type(layer).__name__ == "AsyncToSync":  # a class-based decorator (functools.update_wrapper(self, fn)),
+            return True  # whose __call__ is its code (review 300 #1)
+        layer = inspect.getattr_static(type(layer), "__call__", None)
+        if type(layer) is not types.FunctionType or layer.__code__.co_flags & _ASYNC_FLAGS:
+            return False
     if _code_bridges(layer):
         return True
     for count, helper in enumerate(_named_functions(layer)):
