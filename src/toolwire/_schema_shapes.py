@@ -231,15 +231,18 @@ class NamedTupleObjects(GenerateJsonSchema):
 
     def _get_alias_name(self, field: Any, name: str) -> str:
         """pydantic's key for the field ``name`` (its core schema ``field``); for one whose ``validation_alias`` is a
-        path or paths, the key validation reads (:func:`~toolwire._schema_aliases.published_key`, review 294 #1).
+        path or paths, the key validation reads (:func:`~toolwire._schema_aliases.published_key`, review 294 #1), in
+        a model whose config says ``json_schema_mode_override="serialization"`` too, where pydantic wrote the
+        serialization key, which validation refuses (review 296 #4).
 
         Raises:
             SchemaError: validation reads the field only through a path of more than one step.
         """
-        key = super()._get_alias_name(field, name)
-        if field.get("validation_alias").__class__ is list and self.mode == "validation":
-            return published_key(self, field, name, key)
-        return key
+        if field.get("validation_alias").__class__ is list and field.get("type") != "computed-field":
+            if self.mode == "validation":
+                return published_key(self, field, name, super()._get_alias_name(field, name))
+            return published_key(self, field, name, name)  # (the key validation reads, from its name)
+        return super()._get_alias_name(field, name)
 
     def named_tuple_schema(self, schema: Any) -> JsonSchemaValue:
         """A NamedTuple's (pydantic 2.14's own core schema, whose validator takes the object too) as an object of its
