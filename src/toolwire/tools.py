@@ -112,9 +112,13 @@ class Tool(ToolArguments, Batching):
             first use, see :mod:`toolwire._tool_model`).
         func: the wrapped function (sync or async).
         is_async: True for ``async def`` functions (async generator functions included), and for a sync wrapper of one
-            (``functools.wraps``): what it returns is awaited when it is awaitable, else used as it is; one that runs
-            the coroutine itself (``asyncio.run``, asgiref's ``async_to_sync``) and so refuses the running loop is
-            called again on a worker thread (review 269 #1).
+            (``functools.wraps``, or a decorator object made with ``functools.update_wrapper``): what it returns is
+            awaited when it is awaitable, else used as it is. A wrapper whose code (an object's ``__call__``, or a
+            function it calls directly) runs the coroutine itself (``asyncio.run``, ``loop.run_until_complete``,
+            asgiref's ``async_to_sync``, asyncer's ``syncify``) is called once per call, on a worker thread with the
+            caller's context variables. Any other is called on the event loop's thread, and again on a worker thread
+            only when a bridge it hides deeper (a helper two calls down) refuses the running loop (``asyncio.run``,
+            asgiref, anyio), so its work before that bridge is done twice (review 269 #1, 295, 300).
         return_direct: when True the Agent stops after this tool and returns its result.
         timeout: seconds a call may take, or None.
         response_format: ``"content"``, or ``"content_and_artifact"`` (the function returns
