@@ -35,13 +35,20 @@ _CUT_ERRORS = {"max_tokens": CUT_OFF, "model_context_window_exceeded": WINDOW_CU
 
 
 def _usage(raw: dict[str, Any] | None) -> Any:
+    """The reply's token counts: ``input_tokens`` the sum of plain input, cache reads and cache writes (Anthropic's
+    ``input_tokens`` counts neither), ``cached_tokens`` the cache reads and ``input_token_details["cache_creation"]``
+    the cache writes (``cache_creation_input_tokens``, billed above plain input), each when more than 0, as
+    langchain-anthropic reports them (review 297 #2); ``None`` without counts."""
     if not raw:
         return None
     cached = raw.get("cache_read_input_tokens") or 0
     written = raw.get("cache_creation_input_tokens") or 0
     inputs = raw.get("input_tokens")
     total_in = None if inputs is None else inputs + cached + written
-    return usage(total_in, raw.get("output_tokens"), None, cached)
+    counts = usage(total_in, raw.get("output_tokens"), None, cached)
+    if counts is not None and isinstance(written, int) and not isinstance(written, bool) and written > 0:
+        counts["input_token_details"] = {**counts.get("input_token_details", {}), "cache_creation": written}
+    return counts
 
 
 def _as_dict(obj: Any) -> dict[str, Any]:
@@ -117,7 +124,8 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
         (``model_context_window_exceeded``), an invalid call, since its ``input`` may be cut short; its error says
         which limit and what to do), ``provider_data["anthropic"]["content"]`` = all blocks when some are opaque
         (thinking, server tools, a text block's ``citations``: an empty ``citations`` is left out), usage in tokens
-        (input includes cache reads and writes; ``cached_tokens`` = cache reads),
+        (input includes cache reads and writes; ``cached_tokens`` = cache reads, ``input_token_details
+        ["cache_creation"]`` = cache writes),
         ``response_metadata`` ``{"model", "finish_reason"}`` (the ``stop_reason``). A reply's ``container`` (code
         execution's: ``{"id", "expires_at"}``) is kept as ``response_metadata["container"]`` and
         ``provider_data["anthropic"]["container"]``, which the next request sends back (see
