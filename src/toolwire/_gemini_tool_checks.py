@@ -1,7 +1,9 @@
 """Checks of the tools bound to a Gemini model, made when they are bound (``ChatGoogleGenAI.bind_tools``) and again
 when a request is written (:mod:`toolwire.models.lowering.gemini`, which re-exports them): a ``tool_choice`` Gemini
 cannot send for its server tools (review 146 #2), and a function tool's name Gemini refuses (review 294 #3: the name
-was refused only when the first request was built, so an ``Agent`` on the model was made without complaint).
+was refused only when the first request was built, so an ``Agent`` on the model was made without complaint). Also
+Gemini's own ``tool_choice`` forms (langchain-google-genai's), read as toolwire's neutral choice where it can say them
+(:func:`gemini_choice`, :func:`check_allowed_names`; review 298 #4).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 from toolwire.errors import SchemaError, UserError
 from toolwire.models.base import ServerTool
 
-__all__ = ["check_tool_choice", "check_tool_name", "check_tool_names"]
+__all__ = ["check_allowed_names", "check_tool_choice", "check_tool_name", "check_tool_names", "gemini_choice"]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$")
 
@@ -74,3 +76,75 @@ def check_tool_choice(choice: str | None, tools: Sequence[Any]) -> None:
     if choice == "required" and servers and len(servers) == len(tools):
         raise UserError("Gemini cannot force a call of its server tools (tool_choice='required' applies to function "
                         "tools only): pass tool_choice='auto', or bind a function tool with them.")
+
+
+_MODES = {"AUTO": "auto", "ANY": "required", "NONE": "none"}
+_CONFIG_KEYS = ("function_calling_config", "functionCallingConfig")
+_NAMES_KEYS = ("allowed_function_names", "allowedFunctionNames")
+
+
+def gemini_choice(choice: Any) -> tuple[Any, list[str] | None]:
+    """Read a ``tool_choice`` in Gemini's own forms (as langchain-google-genai takes them) as toolwire's.
+
+    Args:
+        choice: the ``tool_choice`` given to ``bind_tools``: a list of tool names, ``{"mode": "AUTO" | "ANY" |
+            "NONE", "allowed_function_names"?: [...]}`` (any case; camelCase keys too), the same inside
+            ``{"function_calling_config": {...}}``, or anything else (returned unchanged).
+
+    Returns:
+        ``(choice, None)`` for anything that is not one of Gemini's forms, and for those the neutral choice
+        ``bind_tools`` reads: the mode (``"auto"``, ``"required"``, ``"none"``), the one name allowed, or
+        ``"required"`` and the names allowed when they are two or more (check them against the bound tools with
+        :func:`check_allowed_names`).
+
+    Raises:
+        UserError: a mode other than ``AUTO``, ``ANY`` or ``NONE``, allowed names with a mode other than ``ANY``, or
+            names that are not a list of text.
+    """
+    if isinstance(choice, dict):
+        inner = next((choice[k] for k in _CONFIG_KEYS if k in choice), None)
+        config = inner if isinstance(inner, dict) and len(choice) == 1 else choice
+        if "mode" not in config and not any(k in config for k in _NAMES_KEYS):
+            return choice, None
+        mode = config.get("mode", "ANY")
+        names = next((config[k] for k in _NAMES_KEYS if k in config), None)
+        if not isinstance(mode, str) or mode.upper() not in _MODES:
+            raise UserError(f"tool_choice {choice!r} has Gemini mode {mode!r}, which toolwire does not send: give "
+                            "mode 'AUTO', 'ANY' or 'NONE' (or tool_choice='auto', 'required', 'none').")
+        if names is not None and mode.upper() != "ANY":
+            raise UserError(f"tool_choice {choice!r} gives allowed_function_names with mode {mode!r}, but Gemini "
+                            "takes them with mode 'ANY' only: give mode 'ANY', or leave the names out.")
+        if names is None:
+            return _MODES[mode.upper()], None
+    elif isinstance(choice, list | tuple):
+        names = list(choice)
+    else:
+        return choice, None
+    if not names or not all(isinstance(n, str) for n in names):
+        raise UserError(f"tool_choice {choice!r} must name the tools allowed as a non-empty list of their names, "
+                        "such as ['search'].")
+    return (names[0], None) if len(set(names)) == 1 else ("required", list(dict.fromkeys(names)))
+
+
+def check_allowed_names(given: Any, names: list[str], tools: Sequence[Any]) -> None:
+    """Refuse Gemini's allowed function names (from :func:`gemini_choice`) that toolwire cannot send: toolwire's
+    ``tool_choice`` forces one bound tool or any of them, so the names must be every bound function tool.
+
+    Args:
+        given: the ``tool_choice`` as given (shown in the message).
+        names: the function names it allows (two or more).
+        tools: the bound tools.
+
+    Raises:
+        UserError: a name is not a bound function tool, or the names are only some of them.
+    """
+    bound = [t.name for t in tools if not isinstance(t, ServerTool)]
+    unknown = [n for n in names if n not in bound]
+    if unknown:
+        raise UserError(f"tool_choice {given!r} names {unknown[0]!r}, which is not a bound function tool "
+                        f"({', '.join(bound)}): name bound function tools only.")
+    if set(names) != set(bound):
+        shown = ", ".join(repr(n) for n in names)
+        raise UserError(f"tool_choice {given!r} allows only some of the bound tools ({shown}), which toolwire cannot "
+                        "send to Gemini: bind only those tools (model.bind_tools([...], tool_choice='required')), or "
+                        "name one tool.")

@@ -16,7 +16,7 @@ import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, ClassVar, Self
 
-from toolwire._gemini_tool_checks import check_tool_names
+from toolwire._gemini_tool_checks import check_allowed_names, check_tool_names, gemini_choice
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage
 from toolwire.models._retry import _clip, aclose_stream, api_key_hint, redact_url, status_error, transport_error
@@ -79,15 +79,25 @@ class ChatGoogleGenAI(SDKChatModel):
         dict (``"parameters"`` in Gemini's ``Schema`` form, upper-case types such as ``"OBJECT"``, read as JSON
         Schema; ``"parameters_json_schema"`` taken as it is), a ``Tool`` or a ``{"function_declarations": [...]}``
         dict (one tool per declaration; its other fields, such as ``google_search``, as a server tool); see
-        :mod:`toolwire.models.lowering._gemini_declarations`.
+        :mod:`toolwire.models.lowering._gemini_declarations`. So may ``tool_choice`` (review 298 #4): a list of names,
+        ``{"mode": "AUTO" | "ANY" | "NONE", "allowed_function_names"?}`` or ``{"function_calling_config": {...}}``,
+        read as a mode, one tool's name, or ``"required"`` when the names are every bound function tool
+        (:func:`~toolwire._gemini_tool_checks.gemini_choice`); toolwire cannot force a call of only some of them.
 
         Raises:
             SchemaError, UserError: as the base method raises them; SchemaError also for a function tool whose name
                 Gemini refuses (a letter or ``_`` first, then at most 64 letters, digits, ``_ . : -``: the sentence
                 the request would give); UserError also for a ``tool_choice`` naming a server tool, or
-                ``"required"`` with only server tools bound.
+                ``"required"`` with only server tools bound, or Gemini ``allowed_function_names`` that are some of the
+                bound function tools (two or more, not all), or another Gemini mode than ``AUTO``/``ANY``/``NONE``.
         """
+        given = options.get("tool_choice", "auto")
+        choice, allowed = gemini_choice(given)
+        if choice is not given:
+            options = {**options, "tool_choice": choice}
         new = super().bind_tools(gemini_tools(tools), **options)
+        if allowed:
+            check_allowed_names(given, allowed, new.tools)
         check_tool_names(new.tools)
         codec.check_tool_choice(new.tool_choice, new.tools)
         return new
