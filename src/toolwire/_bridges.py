@@ -104,10 +104,20 @@ def _layer_bridges(layer: Any) -> bool:
             return False
     if _code_bridges(layer):
         return True
-    for count, helper in enumerate(_named_functions(layer)):
+    read: dict[int, bool] = {id(layer): False}  # helper -> whether it bridges (one read per helper)
+    loaded: set[str] | None = None  # the names the layer loads as globals: read with dis only when a bridge is named
+    for count, (name, helper) in enumerate(_named_functions(layer)):
         if count >= _MAX_HELPERS:
             return False
-        if _code_bridges(helper):
+        if id(helper) not in read:
+            read[id(helper)] = _code_bridges(helper)
+        if not read[id(helper)]:
+            continue
+        if name is None:  # (a closure variable: there because its code loads it)
+            return True
+        if loaded is None:
+            loaded = _global_loads(layer)
+        if name in loaded:
             return True
     return False
 
@@ -129,22 +139,30 @@ def _closure(func: types.FunctionType) -> dict[str, Any]:
     return values
 
 
-def _named_functions(func: types.FunctionType) -> Iterator[types.FunctionType]:
-    """The plain sync functions ``func``'s code loads as globals or closure variables (helpers it may call). A name
-    it reads only as an attribute (``subprocess.run``, ``self.run``) is no global, even when the module binds one
-    (``from asyncio import run``, a ``def run()`` entry point: review 300 #3)."""
-    namespace = func.__globals__
-    seen: set[int] = {id(func)}
-    candidates: list[Any] = list(_closure(func).values())  # (free variables: there because its code loads them)
-    for code in _codes(func.__code__):
-        if any(_helper(namespace.get(name)) is not None for name in code.co_names):  # (dis only when one may be)
-            candidates.extend(namespace.get(argval) for opname, argval in _instructions(code)
-                              if opname in _GLOBAL_LOADS)
-    for value in candidates:
+def _named_functions(func: types.FunctionType) -> Iterator[tuple[str | None, types.FunctionType]]:
+    """The plain sync functions ``func``'s code may call: ``(None, function)`` for its closure variables, ``(name,
+    function)`` for the module globals its code names (``co_names``, which also holds the attribute names it reads:
+    :func:`_global_loads` tells them apart)."""
+    for value in _closure(func).values():
         helper = _helper(value)
-        if helper is not None and id(helper) not in seen:
-            seen.add(id(helper))
-            yield helper
+        if helper is not None:
+            yield None, helper
+    namespace = func.__globals__
+    names: dict[str, None] = {}
+    for code in _codes(func.__code__):
+        names.update(dict.fromkeys(code.co_names))
+    for name in names:
+        helper = _helper(namespace.get(name))
+        if helper is not None:
+            yield name, helper
+
+
+def _global_loads(func: types.FunctionType) -> set[str]:
+    """The names ``func``'s code (nested code included) loads as globals. A name it reads only as an attribute
+    (``subprocess.run``, ``self.run``) is none, even when the module binds it (``from asyncio import run``, a ``def
+    run()`` entry point), so that global is no helper of the wrapper (review 300 #3)."""
+    return {argval for code in _codes(func.__code__) for opname, argval in _instructions(code)
+            if opname in _GLOBAL_LOADS}
 
 
 def _helper(value: Any) -> types.FunctionType | None:
