@@ -34,12 +34,13 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel
 
 from toolwire._batch import Batching
-from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout
+from toolwire._bridge_calls import bridged as _bridged
+from toolwire._concurrency import _loop_running, run_coroutine_sync, run_sync_with_timeout
 from toolwire._failed_calls import identified, log_failure
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._printing import safe_text
 from toolwire._schema_params import is_v1_model
-from toolwire._signature import docstring_summary, function_name, is_async_callable, sync_wrapper
+from toolwire._signature import BRIDGE, docstring_summary, function_name, is_async_callable, sync_wrapper
 from toolwire._staticmethods import written_static
 from toolwire._tool_args import ToolArguments, hide_injected_fields
 from toolwire._tool_calls import ArgumentTextError, _is_tool_call, _require_call_id, aanswered, answered
@@ -115,8 +116,9 @@ class Tool(ToolArguments, Batching):
             (``functools.wraps``, or a decorator object made with ``functools.update_wrapper``): what it returns is
             awaited when it is awaitable, else used as it is. A wrapper whose code (an object's ``__call__``, or a
             function it calls directly) runs the coroutine itself (``asyncio.run``, ``loop.run_until_complete``,
-            asgiref's ``async_to_sync``, asyncer's ``syncify``) is called once per call, on a worker thread with the
-            caller's context variables. Any other is called on the event loop's thread, and again on a worker thread
+            asgiref's ``async_to_sync``, asyncer's ``syncify``) is called once per call: on the caller's thread for a
+            sync ``invoke`` with no loop running there and no timeout, else on a worker thread with the caller's
+            context variables. Any other is called on the event loop's thread, and again on a worker thread
             only when a bridge it hides deeper (a helper two calls down) refuses the running loop (``asyncio.run``,
             asgiref, anyio), so its work before that bridge is done twice (review 269 #1, 295, 300).
         return_direct: when True the Agent stops after this tool and returns its result.
@@ -432,6 +434,8 @@ class Tool(ToolArguments, Batching):
 
     def _run(self, kwargs: dict[str, Any], timeout: float | None) -> Any:
         if self.is_async:
+            if self._off_loop == BRIDGE and timeout is None and not _loop_running():  # a wrapper running its async
+                return _bridged(self, kwargs)  # def itself: on the caller's thread, as LangChain's invoke (review 300)
             return run_coroutine_sync(self._arun(kwargs, timeout))
         if timeout is None:  # in a copy of the caller's context: what the tool sets there does not leak back
             return contextvars.copy_context().run(self._call, kwargs)
