@@ -105,15 +105,36 @@ _FILTER_HINT = ("The provider's content filter refused the prompt, not its form:
                 "above may say why), or ask the deployment's owner about its filter settings.")
 
 
+_NAME = r"[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*|\.?\[[^\]\s]*\]|\.\d+)*"
+"""A request field's name as messages write it: ``temperature``, ``reasoning.effort``, ``messages[1].content``,
+``messages.[1].role``, ``contents.0.parts``."""
+_PATH = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$-]*|\.?\[[^\]\s]*\]|\.\d+)*(?:\.?\[[^\]\s]*\]|\.\d+)"
+"""A field's path with an index in it (``tools[0].function.name``, ``messages.0.content``); a plain dotted name
+(``api.example.com``, ``gpt-4.1``) may be a host or a model, so it names a field only where a name is expected."""
+_IDENT = rf"(?:[A-Za-z$]\w*_\w*|[a-z]+[A-Z]\w*|{_PATH}|[A-Za-z_$]\w*(?:\.[A-Za-z_$]\w*)+)"
+"""A name that can only be an identifier, not a word: ``max_tokens``, ``functionCall``, ``ChatRequest.messages``."""
+
 _FIELD_TEXT = re.compile(
-    r"(?i:\b(?:param(?:eter)?|field|argument|property|properties|key|id)s?\b)"  # Unknown parameter: 'x', call id
-    r"|(?i:\b(?:invalid|for|at|in)\s+(?:type\s+for\s+)?['\"`][\w$.\[\]-]+['\"`])"  # Invalid 'x.y', at 'contents'
-    r"|(?:^|\s)[A-Za-z_][\w-]*(?:\.[\w-]+|\[\d+\])+\s*:"  # messages.0.content: (a location)
-    r"|^(?!(?:error|warning|note|invalid|bad)\b)[a-z_][a-z0-9_]*\s*:\s")  # messages: too long
-"""How an error message names the request field it is about: OpenAI's "Unknown parameter: 'x'" and "Invalid
-'messages[1].content'", Anthropic's and FastAPI's ``messages.0.content: Field required`` (``messages: ...``), Gemini's
-"Invalid value at 'contents'", and :func:`named_field`'s ``(field: x)``; OpenAI's "Invalid value: 'xhigh'. Supported
-values are..." names only a value."""
+    r"\(field: "  # named_field's (field: reasoning.effort)
+    rf"|(?i:\b(?:param(?:eter)?|field|argument|property|key|name|attribute)s?\b(?:\s+supplied)?"
+    rf"(?:\s*:\s*(?:['\"`]{_NAME}['\"`]|{_NAME})"  # Unknown parameter: 'x', argument supplied: foo
+    rf"|\s+(?:['\"`]{_NAME}['\"`]|(?-i:{_IDENT}))))"  # Unknown name "x", struct field ChatRequest.messages
+    rf"|(?i:\b(?:invalid|for|at|in|each)\s+(?:(?:type|value)\s+for\s+)?['\"`]{_NAME}['\"`])"  # Invalid 'x.y'
+    rf"|^['\"`]{_NAME}['\"`]"  # 'messages' must contain the word 'json'
+    rf"|`{_NAME}`"  # Anthropic's `max_tokens` must be greater than `thinking.budget_tokens`
+    rf"|\b{_PATH}"  # tools[0].function_declarations[0]..., messages.0.content
+    rf"|(?:^|\s)[A-Za-z_][\w-]*(?:\.[\w-]+)+\s*:"  # body.parallel_tool_calls: (a location)
+    r"|(?:^|\s\*\s+)(?!(?:error|warning|note|invalid|bad)\b)[a-z_][a-z0-9_]*\s*:\s"  # messages: too long
+    r"|(?i:\btool[ _]call[ _]ids?\b)")  # mistral_common's "Tool call id was ... but must be..."
+"""How an error message names the request field it is about: a quoted name where one is expected (OpenAI's "Unknown
+parameter: 'x'", "Invalid 'messages[1].content'", "Invalid type for 'temperature'"; Gemini's "Unknown name \"x\" at
+'contents'"), an unquoted one after "parameter", "argument" or "field" ("Unrecognized request argument supplied: foo",
+Go's "struct field ChatRequest.messages"), a backquoted one (Anthropic's `` `max_tokens` ``), a path with an index
+(``tools[0].function.name``), a location before a colon (Anthropic's and FastAPI's ``messages.0.content: Field
+required``, ``messages: ...``, Gemini's ``* contents: ...``), :func:`named_field`'s ``(field: x)`` and the "tool call
+id". The bare words argument, parameter, field, id or key name none (Gemini's "Request contains an invalid
+argument.", "Missing required parameter.", "Invalid request id": review 302 #2), nor does OpenAI's "Invalid value:
+'xhigh'. Supported values are...", which names only a value."""
 
 _FIELD_HINT = "The provider rejected the request; the message above says which field."
 _REQUEST_HINT = ("The provider rejected the request: check the options, tools and messages sent against the message "
