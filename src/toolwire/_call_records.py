@@ -98,7 +98,8 @@ class Usage(TypedDict):
             ``usage`` give it back as ``cache_read``; absent when none is known (an empty dict is left out).
         output_token_details: LangChain's breakdown of ``output_tokens`` (``reasoning``, ``audio``...): ``reasoning``
             is OpenAI's ``reasoning_tokens`` (Responses API ``output_tokens_details``, Chat Completions
-            ``completion_tokens_details``; when more than 0), as langchain-openai maps it, and a custom model or
+            ``completion_tokens_details``; when more than 0), as langchain-openai maps it, and Gemini's
+            ``thoughtsTokenCount`` (when more than 0), as langchain-google-genai maps it; a custom model or
             LangChain's ``usage_metadata`` may give other keys; absent when none is known.
 
     The detail dicts are typed ``dict[str, int]``, not LangChain's closed ``InputTokenDetails``, as providers add keys

@@ -208,9 +208,12 @@ def _checked_form(parameters: Mapping[str, Any], tool_name: str) -> tuple[dict[s
     raw = copy.deepcopy(dict(parameters))
     kind = raw.get("type", "object")
     if kind != "object":
+        upper = (" Write JSON Schema types in lower case ('object'), or give the schema as 'parameters_json_schema'; "
+                 "ChatGoogleGenAI.bind_tools also takes google-genai FunctionDeclaration and Tool objects."
+                 if isinstance(kind, str) and kind.isupper() else "")  # (Gemini's own Schema: review 298)
         raise SchemaError(
             f"The parameters of tool {tool_name!r} must be an object schema (named arguments), "
-            f"not type {kind!r}."
+            f"not type {kind!r}.{upper}"
         )
     validator = _jsonschema().validators.validator_for(raw)
     try:

@@ -68,7 +68,8 @@ _BUILT: dict[str, str] = {
     "system": "give the system prompt as a SystemMessage (or ('system', '...')) in the input",
     "system_instruction": "give the system prompt as a SystemMessage (or ('system', '...')) in the input",
     "tool_choice": "bind the tools with bind_tools(tools, tool_choice=...)",
-    "tool_config": "bind the tools with bind_tools(tools, tool_choice=...)",
+    "tool_config": "bind the tools with bind_tools(tools, tool_choice=...) (a mode, one tool's name, or Gemini's "
+                   "{'mode': 'ANY', 'allowed_function_names': [...]} naming every bound tool)",
     "parallel_tool_calls": "bind the tools with bind_tools(tools, parallel_tool_calls=...)",
     "automatic_function_calling": "leave it out, as toolwire runs the tools itself",
     "stream": "call model.stream(...), or build the model with streaming=True",
