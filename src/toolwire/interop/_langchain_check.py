@@ -124,28 +124,34 @@ def _own_behaviour(model: Any) -> bool:
 
 def _real_model_check(lc_tool: Any, visible: set[str], fixed: Mapping[str, Any], name: str,
                       schema: Mapping[str, Any] | None) -> Callable[[Any], dict[str, Any]] | None:
-    """The check of the arguments against the tool's own ``args_schema`` (its validators and config), the injected
-    arguments given their values (``fixed``, the call's id); None when that model behaves as ``tool_call_schema``
-    does and no injected value is given, or is not a pydantic v2 model whose other fields are the ones the model
+    """The check of the arguments against the tool's own ``args_schema`` (its validators and config, its top-level
+    aliases, which ``tool_call_schema`` drops, when ``schema`` shows them: review 296 #2), the injected arguments given
+    their values (``fixed``, the call's id); None when that model behaves as ``tool_call_schema`` does and no injected
+    value is given, or is not a pydantic v2 model whose other fields are the ones the model
     sees. ``schema``: the arguments' JSON Schema the model is shown (see :func:`pydantic_validator`)."""
     from pydantic import BaseModel
 
     from toolwire._tool_checks import langchain_marker
+    from toolwire.interop._langchain_schema import field_keys
 
     model = getattr(lc_tool, "args_schema", None)
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
         return None
     fields = dict(getattr(model, "model_fields", {}) or {})
     hidden = {key: field for key, field in fields.items() if key not in visible}
-    if not _own_behaviour(model) and not set(fixed) & set(hidden):  # (an injected value is checked here, where an
-        return None  # error hides it; LangChain's tool would quote it in its ValidationError: review 217 #1)
+    keys = field_keys(model)
+    shown = (schema or {}).get("properties") or {}
+    aliased = any(keys[key] != key and keys[key] in shown for key in visible if key in keys)
+    if not _own_behaviour(model) and not set(fixed) & set(hidden) and not aliased:  # (an injected value is checked
+        return None  # here, where an error hides it; LangChain's tool would quote it in its ValidationError: review
+        # 217 #1; a top-level alias published, which LangChain's tool_call_schema copy drops: review 296 #2)
     if set(fields) - set(hidden) != visible:
         return None
     extra = dict(model.model_config).get("extra")
     call_ids = [key for key, field in hidden.items() if "call_id" in {langchain_marker(m) for m in field.metadata}]
     filled = {key: value for key, value in fixed.items() if key in hidden}
-    validate = pydantic_validator(model, name, [fields[key].alias or key for key in fields if key in visible],
-                                  extra if extra in ("allow", "ignore") else "forbid",  # (the names it validates by)
+    validate = pydantic_validator(model, name, [keys[key] for key in fields if key in visible],
+                                  extra if extra in ("allow", "ignore") else "forbid",  # (the keys it validates by)
                                   {**dict.fromkeys(call_ids), **filled},  # (never quoted to the model: review 217 #1)
                                   schema)
     if validate is None:
