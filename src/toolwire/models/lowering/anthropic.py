@@ -12,7 +12,9 @@ the Anthropic API reference ("Messages", "Streaming Messages") and the tool-use 
   ``{"tool_use_id", "content", "is_error"}`` (user, before any other block of that turn), ``thinking`` /
   ``redacted_thinking`` (kept on the AIMessage as ``provider_data["anthropic"]["content"]`` and sent
   back unchanged; an AIMessage without that, such as one from LangChain's ChatAnthropic, sends the thinking
-  blocks of its content list first). Empty text blocks are refused by the API, so they are dropped.
+  blocks of its content list first, and one whose content list holds server tool blocks or cited text is sent in
+  that list's order: :mod:`~toolwire.models.lowering._anthropic_turns`). Empty text blocks are refused by the API,
+  so they are dropped.
 * streaming events: ``message_start``, ``content_block_start`` / ``_delta`` (``text_delta``,
   ``input_json_delta`` (on ``tool_use`` and on server blocks such as ``server_tool_use``), ``citations_delta``,
   ``thinking_delta``, ``signature_delta``) / ``_stop``, ``message_delta``, ``message_stop``, ``error``.
@@ -21,7 +23,6 @@ the Anthropic API reference ("Messages", "Streaming Messages") and the tool-use 
 from __future__ import annotations
 
 import copy
-import hashlib
 import re
 import unicodedata
 from typing import Any
@@ -39,9 +40,9 @@ from toolwire.models._sdk_options import refuse_untaken
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
 from toolwire.models.lowering._anthropic_replies import StreamState, parse_response
 from toolwire.models.lowering._anthropic_strict import NotStrictError, anthropic_strict_schema, limit_strict
+from toolwire.models.lowering._anthropic_turns import assistant_blocks, text_block, tool_use_id
 from toolwire.models.lowering._common import (
     ImageBlock,
-    arguments_object,
     assistant_calls,
     block_as_text,
     content_parts,
@@ -70,11 +71,6 @@ __all__ = [
 
 DEFAULT_MAX_TOKENS = 4096
 """``max_tokens`` is required by the Messages API; this is sent when none is given."""
-
-_OPAQUE = ("thinking", "redacted_thinking")
-_OPAQUE_KEYS = frozenset({"type", "thinking", "signature", "data"})
-"""The fields of ``thinking`` / ``redacted_thinking`` blocks (Messages API reference); others (LangChain's stream
-``index``) are dropped from such a block taken from an AIMessage's content."""
 
 SERVER_TOOL_PROVIDERS = ("anthropic", None)
 """The :attr:`~toolwire.models.base.ServerTool.provider` values sent to Anthropic unchanged: a versioned
@@ -208,14 +204,6 @@ _RESULT_BLOCKS = frozenset({"image", "document", "search_result"})
 """Block types a ``tool_result`` may hold besides text (Anthropic Messages API reference, tool_result content)."""
 
 
-_TEXT_KEYS = frozenset({"type", "text", "cache_control", "citations"})
-"""The fields of a ``text`` block (Messages API reference); others (LangChain's ``id``, ``annotations``) dropped."""
-
-
-def _text(block: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in block.items() if k in _TEXT_KEYS and (k != "citations" or v)}
-
-
 _NATIVE = frozenset({"text", "image", "document", "search_result", "tool_use", "tool_result", "thinking",
                      "redacted_thinking", "container_upload", "server_tool_use", "mcp_tool_use"})
 """Anthropic's own content block types (Messages API reference), sent as given when toolwire does not read them;
@@ -243,7 +231,7 @@ def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str,
         content = [_responses_part(b) for b in content]
     for block in content_parts(content):
         if block.get("type") == "text":
-            out.append(_text(block))
+            out.append(text_block(block))
         elif isinstance(block, ImageBlock):
             if "file_id" in block:  # an uploaded file (Files API; the beta header is added: models/anthropic.py)
                 out.append({"type": "image", "source": {"type": "file", "file_id": block["file_id"]}})
@@ -295,21 +283,6 @@ def _media_block(block: MediaBlock, in_result: bool) -> dict[str, Any]:
     return {"type": "text", "text": block_as_text(block)}
 
 
-_VALID_ID = re.compile(r"[A-Za-z0-9_-]+")
-
-
-def tool_use_id(call_id: str) -> str:
-    """``call_id`` as Anthropic takes a ``tool_use`` id (``^[a-zA-Z0-9_-]+$``, the Messages API's check): kept when
-    it fits, else every other character turned to ``_`` and 8 hex digits of its SHA-256 added, so the same id
-    always maps to the same text (a call and its result still match) and two ids differing only in such
-    characters stay apart. Ids from another provider need it: Kimi K2 on OpenAI-compatible servers writes
-    ``functions.get_weather:0`` (review 36)."""
-    if _VALID_ID.fullmatch(call_id):
-        return call_id
-    digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', call_id)}_{digest}"
-
-
 def _tool_result(message: ToolMessage) -> dict[str, Any]:
     """A ``tool_result`` block. An error result's content is text only, never empty, as the Messages API requires
     ("content cannot be empty if ``is_error`` is true", "all content must be type 'text' if ``is_error`` is true"): an
@@ -333,43 +306,9 @@ def _tool_result(message: ToolMessage) -> dict[str, Any]:
     return block
 
 
-def _unchanged(calls: list[Any], uses: list[dict[str, Any]]) -> bool:
-    """Whether the kept ``tool_use`` blocks are still the message's calls (same ids, same arguments)."""
-    if len(calls) != len(uses):
-        return False
-    return all(c.get("id") == b.get("id") and (c.get("type") != "tool_call" or c.get("args") == b.get("input"))
-               for c, b in zip(calls, uses, strict=True))
-
-
-def _assistant(message: AIMessage) -> list[dict[str, Any]]:
-    calls = assistant_calls(message)
-    kept = ((message.provider_data or {}).get("anthropic") or {}).get("content") or []
-    said = "".join(str(b.get("text") or "") for b in kept if b.get("type") == "text")
-    if kept and _unchanged(calls, [b for b in kept if b.get("type") == "tool_use"]) and said == message.text:
-        # (an edited text, model_copy(update={"content": ...}), is sent as edited, the thinking blocks kept: review 98
-        # #3, the kept blocks' original text went out)
-        # the turn as the API sent it (thinking signatures intact), less any empty text block; an invalid call's
-        # input, when the kept block has none (a stream's unreadable JSON), what can be read of its text
-        invalid = {c.get("id"): c for c in calls if c.get("type") == "invalid_tool_call"}
-        turn = [copy.deepcopy(b) for b in kept if b.get("type") != "text" or str(b.get("text", "")).strip()]
-        for block in turn:
-            if block.get("type") == "tool_use" and block.get("id") in invalid and not block.get("input"):
-                block["input"] = arguments_object(invalid[block["id"]])
-        return turn
-    blocks = [copy.deepcopy(b) for b in kept if b.get("type") in _OPAQUE]
-    if not kept and isinstance(message.content, list):  # LangChain's ChatAnthropic keeps thinking in the content
-        blocks = [{k: copy.deepcopy(v) for k, v in b.items() if k in _OPAQUE_KEYS} for b in message.content
-                  if isinstance(b, dict) and b.get("type") in _OPAQUE]
-    if (text := sent_text(message)).strip():
-        blocks.append({"type": "text", "text": text})
-    blocks.extend({"type": "tool_use", "id": tool_use_id(c["id"]), "name": c.get("name") or "unknown_tool",
-                   "input": arguments_object(c)} for c in calls)
-    return blocks
-
-
 def _system_blocks(message: SystemMessage) -> list[dict[str, Any]]:
     system_text(message, "Anthropic's Messages API")  # (an image there: a UserError, review 160 #5)
-    return [_text(b) for b in content_parts(message.content)]
+    return [text_block(b) for b in content_parts(message.content)]
 
 
 def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
@@ -419,7 +358,7 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, An
             if blocks:
                 system.append((sent_text(item), blocks))
         elif isinstance(item, AIMessage):
-            add("assistant", _assistant(item))
+            add("assistant", assistant_blocks(item))
         else:
             add("user", _blocks(item.content))
     _unique_use_ids(turns)

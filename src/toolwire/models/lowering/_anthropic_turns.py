@@ -1,0 +1,176 @@
+"""Anthropic codec, the assistant side of the request: an AIMessage written as the ``assistant`` turn's content blocks.
+
+A reply toolwire read keeps its blocks (``provider_data["anthropic"]["content"]``) and goes back as the API sent it;
+a turn in another form (LangChain's ChatAnthropic, a conversation saved in the Anthropic SDK's form) is written from
+its content list and calls (:func:`assistant_blocks`). Split from :mod:`toolwire.models.lowering.anthropic`, which
+uses it.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import re
+from typing import Any
+
+from toolwire.messages import AIMessage
+from toolwire.models.lowering._common import arguments_object, assistant_calls, sent_text
+
+__all__ = ["assistant_blocks", "text_block", "tool_use_id"]
+
+_OPAQUE = ("thinking", "redacted_thinking")
+_OPAQUE_KEYS = frozenset({"type", "thinking", "signature", "data"})
+"""The fields of ``thinking`` / ``redacted_thinking`` blocks (Messages API reference); others (LangChain's stream
+``index``) are dropped from such a block taken from an AIMessage's content."""
+
+_TEXT_KEYS = frozenset({"type", "text", "cache_control", "citations"})
+"""The fields of a ``text`` block (Messages API reference); others (LangChain's ``id``, ``annotations``) dropped."""
+
+_SERVER_USE_KEYS = frozenset({"type", "id", "name", "input", "server_name", "cache_control"})
+"""The fields of a ``server_tool_use`` / ``mcp_tool_use`` block sent back (``server_name``: MCP's), as
+langchain-anthropic sends them; others (LangChain's stream ``index`` and ``partial_json``) dropped."""
+
+_STREAM_KEYS = frozenset({"index", "partial_json"})
+"""Keys LangChain's merged stream chunks add to a block, which the Messages API does not take."""
+
+
+def text_block(block: dict[str, Any]) -> dict[str, Any]:
+    """A ``text`` block as the Messages API takes it: ``type``, ``text``, ``cache_control`` and a non-empty
+    ``citations`` kept (a citation's ``file_id`` of None left out, as langchain-anthropic leaves it), other keys
+    dropped."""
+    out = {k: v for k, v in block.items() if k in _TEXT_KEYS and (k != "citations" or v)}
+    if isinstance(out.get("citations"), list):
+        out["citations"] = [{k: v for k, v in c.items() if not (k == "file_id" and v is None)}
+                            if isinstance(c, dict) else c for c in out["citations"]]
+    return out
+
+
+_VALID_ID = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def tool_use_id(call_id: str) -> str:
+    """``call_id`` as Anthropic takes a ``tool_use`` id (``^[a-zA-Z0-9_-]+$``, the Messages API's check): kept when
+    it fits, else every other character turned to ``_`` and 8 hex digits of its SHA-256 added, so the same id
+    always maps to the same text (a call and its result still match) and two ids differing only in such
+    characters stay apart. Ids from another provider need it: Kimi K2 on OpenAI-compatible servers writes
+    ``functions.get_weather:0`` (review 36)."""
+    if _VALID_ID.fullmatch(call_id):
+        return call_id
+    digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', call_id)}_{digest}"
+
+
+def _unchanged(calls: list[Any], uses: list[dict[str, Any]]) -> bool:
+    """Whether the kept ``tool_use`` blocks are still the message's calls (same ids, same arguments)."""
+    if len(calls) != len(uses):
+        return False
+    return all(c.get("id") == b.get("id") and (c.get("type") != "tool_call" or c.get("args") == b.get("input"))
+               for c, b in zip(calls, uses, strict=True))
+
+
+def _use(call: Any) -> dict[str, Any]:
+    return {"type": "tool_use", "id": tool_use_id(call["id"]), "name": call.get("name") or "unknown_tool",
+            "input": arguments_object(call)}
+
+
+def _server_block(block: dict[str, Any]) -> bool:
+    """Whether ``block`` is one of Anthropic's server tool blocks: a ``server_tool_use`` / ``mcp_tool_use``, or a
+    server tool's result (``web_search_tool_result``, ``mcp_tool_result``...: a ``_tool_result`` suffix; a client
+    ``tool_result`` is not one)."""
+    kind = block.get("type")
+    return isinstance(kind, str) and (kind in ("server_tool_use", "mcp_tool_use") or (
+        kind.endswith("_tool_result") and kind != "tool_result"))
+
+
+def _in_content(message: AIMessage) -> bool:
+    """Whether the message's content list holds blocks that only its content can give: server tool blocks or a text
+    block's ``citations`` (a turn from LangChain's ChatAnthropic, or in the Anthropic SDK's form; review 297 #3)."""
+    return isinstance(message.content, list) and any(
+        isinstance(b, dict) and (_server_block(b) or (b.get("type") == "text" and b.get("citations")))
+        for b in message.content)
+
+
+def _server(block: dict[str, Any]) -> dict[str, Any]:
+    """A server tool block of a content list as the API takes it back: LangChain's stream keys left out, and a
+    ``server_tool_use``'s input read from its streamed ``partial_json`` when its ``input`` is empty."""
+    if block.get("type") not in ("server_tool_use", "mcp_tool_use"):
+        return {k: copy.deepcopy(v) for k, v in block.items() if k not in _STREAM_KEYS}
+    out = {k: copy.deepcopy(v) for k, v in block.items() if k in _SERVER_USE_KEYS}
+    if not out.get("input") and isinstance(block.get("partial_json"), str) and block["partial_json"].strip():
+        try:
+            given = json.loads(block["partial_json"])
+        except ValueError:
+            given = None
+        if isinstance(given, dict):
+            out["input"] = given
+    return out
+
+
+def _from_content(message: AIMessage, calls: list[Any]) -> list[dict[str, Any]]:
+    """The turn written from the message's content list, in its order: text blocks (:func:`text_block`; empty ones
+    dropped), thinking blocks, server tool blocks (:func:`_server`), each ``tool_use`` block as the message's call of
+    that id (its arguments as the call has them; a block with no such call dropped), then the calls no block
+    placed. Other blocks are left out, as the text form leaves them."""
+    by_id = {c.get("id"): c for c in calls}
+    placed: set[Any] = set()
+    turn: list[dict[str, Any]] = []
+    for block in message.content:
+        if isinstance(block, str):
+            block = {"type": "text", "text": block}
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            if block["text"].strip():
+                turn.append(copy.deepcopy(text_block(block)))
+        elif kind in _OPAQUE:
+            turn.append({k: copy.deepcopy(v) for k, v in block.items() if k in _OPAQUE_KEYS})
+        elif _server_block(block):
+            turn.append(_server(block))
+        elif kind == "tool_use" and block.get("id") in by_id and block.get("id") not in placed:
+            placed.add(block["id"])
+            turn.append(_use(by_id[block["id"]]))
+    turn.extend(_use(c) for c in calls if c.get("id") not in placed)
+    return turn
+
+
+def assistant_blocks(message: AIMessage) -> list[dict[str, Any]]:
+    """The content blocks of the ``assistant`` turn ``message`` stands for.
+
+    A reply toolwire read, whose calls and text are unchanged, goes as its kept blocks
+    (``provider_data["anthropic"]["content"]``: thinking signatures intact), less any empty text block. A message
+    whose content list holds server tool blocks or cited text (LangChain's ChatAnthropic, the Anthropic SDK's form)
+    is written from that list in its order (:func:`_from_content`). Any other: its thinking blocks (kept, or from its
+    content list), its text as one block, then one ``tool_use`` per call.
+
+    Args:
+        message: the assistant message.
+
+    Returns:
+        The blocks, possibly empty (an empty message: the caller drops the turn).
+    """
+    calls = assistant_calls(message)
+    kept = ((message.provider_data or {}).get("anthropic") or {}).get("content") or []
+    said = "".join(str(b.get("text") or "") for b in kept if b.get("type") == "text")
+    if kept and _unchanged(calls, [b for b in kept if b.get("type") == "tool_use"]) and said == message.text:
+        # (an edited text, model_copy(update={"content": ...}), is sent as edited, the thinking blocks kept: review 98
+        # #3, the kept blocks' original text went out)
+        # the turn as the API sent it (thinking signatures intact), less any empty text block; an invalid call's
+        # input, when the kept block has none (a stream's unreadable JSON), what can be read of its text
+        invalid = {c.get("id"): c for c in calls if c.get("type") == "invalid_tool_call"}
+        turn = [copy.deepcopy(b) for b in kept if b.get("type") != "text" or str(b.get("text", "")).strip()]
+        for block in turn:
+            if block.get("type") == "tool_use" and block.get("id") in invalid and not block.get("input"):
+                block["input"] = arguments_object(invalid[block["id"]])
+        return turn
+    if not kept and _in_content(message):
+        return _from_content(message, calls)
+    blocks = [copy.deepcopy(b) for b in kept if b.get("type") in _OPAQUE]
+    if not kept and isinstance(message.content, list):  # LangChain's ChatAnthropic keeps thinking in the content
+        blocks = [{k: copy.deepcopy(v) for k, v in b.items() if k in _OPAQUE_KEYS} for b in message.content
+                  if isinstance(b, dict) and b.get("type") in _OPAQUE]
+    if (text := sent_text(message)).strip():
+        blocks.append({"type": "text", "text": text})
+    blocks.extend(_use(c) for c in calls)
+    return blocks
