@@ -44,7 +44,7 @@ from toolwire.interop._langchain_out import (
     bare_tool_exception,
     graph_filled,
 )
-from toolwire.interop._langchain_schema import lc_parameters
+from toolwire.interop._langchain_schema import lc_schema
 from toolwire.results import unsent_result
 from toolwire.tools import Tool, error_text, result_to_content
 
@@ -226,15 +226,16 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     from toolwire.messages import new_tool_call_id
 
     name = _checked_name(lc_tool.name)
-    parameters = lc_parameters(lc_tool)  # (less the defaults JSON cannot carry: review 242 #4)
-    visible = set(parameters.get("properties") or {})
+    # (less the defaults JSON cannot carry: review 242 #4; aliased fields under the keys LangChain reads, visible the
+    # names of the fields shown: review 296 #2)
+    parameters, visible = lc_schema(lc_tool)
     fixed = dict(injected or {})
     runtimes = check_injected(lc_tool, name, visible, fixed)  # (reviews 74, 273 #3, #5)
     schema_model = getattr(lc_tool, "tool_call_schema", None)
     # LangChain's single-input ``Tool`` (no args_schema) is offered as {"__arg1": string} while its tool_call_schema
     # is made from ``Tool._run(*args, config, **kwargs)``: check such a tool against the schema the model sees
     if isinstance(schema_model, type) and issubclass(schema_model, BaseModel) and set(
-            getattr(schema_model, "model_fields", {}) or {}) == set(parameters.get("properties") or {}):
+            getattr(schema_model, "model_fields", {}) or {}) == visible:
         validate = pydantic_validator(schema_model, name, schema=parameters)  # (errors worded on it: review 242 #1)
     else:  # a pydantic.v1 args_schema: checked by it, as LangChain does (review 217 #3)
         validate = v1_validator(lc_tool, parameters, fixed, name)
