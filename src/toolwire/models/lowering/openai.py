@@ -341,38 +341,54 @@ def _responses_output(message: Any) -> str | list[dict[str, Any]]:
     """A tool result as a ``function_call_output``'s ``output``: its text, or, when it holds an image or a file, its
     parts (``input_text``, ``input_image``, ``input_file``), which the Responses API takes there (review 136 #1: the
     image was replaced by a note). A block it cannot take there (audio, video) becomes an ``input_text`` note in its
-    place, saying so (:data:`_OUTPUT_WHY`), and any other block its JSON text, while the images and files beside it
-    are still sent (review 290 #4: one audio clip turned the whole result into text); a result with no image or file
-    is text, the notes joined in it (:func:`~toolwire.models.lowering._common.tool_result_text`)."""
+    place, saying so (:data:`_OUTPUT_WHY`), an image or file it cannot send as given (base64 data with no
+    ``mime_type``) a note that says why and what to add (review 302 #1), and any other block its JSON text, while the
+    images and files beside it are still sent (review 290 #4: one audio clip turned the whole result into text); a
+    result with no image or file sent is text, the parts' texts joined."""
     blocks = [] if isinstance(message.content, str) else content_parts(message.content)
     if not any(block.get("type") != "text" for block in blocks):
         return tool_result_text(message)
     parts = [_output_part(block) for block in blocks]
     if not any(part["type"] != "input_text" for part in parts):
-        return tool_result_text(message, _OUTPUT_WHY)
+        return "\n".join(part["text"] for part in parts)
     return parts
 
 
 def _output_part(block: dict[str, Any]) -> dict[str, Any]:
-    """One block of a tool result as a ``function_call_output`` part, or an ``input_text`` note standing for it."""
+    """One block of a tool result as a ``function_call_output`` part, or an ``input_text`` note standing for it (the
+    reason logged once per process and reason)."""
+    from toolwire.models._text_content import media_note
+
     try:
         parts = _responses_content([block])
-    except UserError:
+    except UserError as error:
+        note = media_note(block, "")
+        if note is not None and block.get("type") not in ("audio", "video"):  # an image or file it could not send
+            said = str(error).rstrip(".")  # (its first word lower-cased, unless a name such as OpenAI's)
+            reason = said[:1].lower() + said[1:] if said[1:2].islower() or said[1:2] == " " else said
+            _warn_output(reason, f"A tool result's {block.get('type')} block is not sent to OpenAI's Responses API "
+                                 f"(the model reads a note in its place): {reason}.")
+            return {"type": "input_text", "text": media_note(block, reason)}
         parts = ""
     if isinstance(parts, list) and len(parts) == 1 and parts[0].get("type") in _OUTPUT_PARTS:
         return parts[0]
-    from toolwire.models._text_content import media_note
-
     note = media_note(block, _OUTPUT_WHY)
-    if note is not None and not _TOLD_OUTPUT:
-        _TOLD_OUTPUT.append(True)
-        log.warning("A tool result holds audio (or video), which OpenAI's Responses API does not take in a tool "
-                    "result: the model reads a note that it is not shown, and the result's images and files are sent.")
+    if note is not None:
+        _warn_output("media", "A tool result holds audio (or video), which OpenAI's Responses API does not take in a "
+                              "tool result: the model reads a note that it is not shown, and the result's images and "
+                              "files are sent.")
     return {"type": "input_text", "text": note or block_as_text(block)}
 
 
-_TOLD_OUTPUT: list[bool] = []
-"""Whether :func:`_output_part` has logged that a media block of a tool result is not sent (once per process)."""
+def _warn_output(reason: str, text: str) -> None:
+    """Log ``text`` (why a tool result's block is not sent) once per process and ``reason``."""
+    if reason not in _TOLD_OUTPUT:
+        _TOLD_OUTPUT.add(reason)
+        log.warning("%s", text)
+
+
+_TOLD_OUTPUT: set[str] = set()
+"""The reasons :func:`_output_part` has logged for a block of a tool result it did not send (each once per process)."""
 
 
 def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]]:
