@@ -11,7 +11,8 @@ A user message may hold a PDF, a text document or a sound in any of these forms,
   ``{"type": "input_audio", "input_audio": {"data", "format": "wav" | "mp3"}}`` (Chat Completions),
   ``{"type": "input_file", "file_data" | "file_id" | "file_url", "filename"?}`` (Responses);
 * Anthropic's ``{"type": "document", "source": {"type": "base64" | "text" | "url" | "file", ...}}`` (its ``title``,
-  ``context``, ``citations`` and ``cache_control`` kept for Anthropic).
+  ``context``, ``citations`` and ``cache_control`` kept for Anthropic, as they are from LangChain's blocks, where
+  they may sit in ``extras`` or ``metadata``: :func:`anthropic_keys`).
 
 Each becomes a :class:`MediaBlock`, and each codec writes it as its API reference takes it (:func:`chat_part`,
 :func:`responses_part`, :func:`anthropic_part`; Gemini's parts are written by
@@ -31,8 +32,8 @@ from typing import Any
 
 from toolwire.errors import UserError
 
-__all__ = ["CHAT_PARTS", "RESPONSES_PARTS", "MediaBlock", "anthropic_part", "chat_part", "data_not_text", "keys_text",
-           "read_media", "refuse_block", "responses_part"]
+__all__ = ["CHAT_PARTS", "RESPONSES_PARTS", "MediaBlock", "anthropic_keys", "anthropic_part", "chat_part",
+           "data_not_text", "keys_text", "read_media", "refuse_block", "responses_part"]
 
 
 class MediaBlock(dict):  # type: ignore[type-arg]
@@ -78,18 +79,41 @@ def _filename(block: dict[str, Any]) -> Any:
     return None
 
 
+def anthropic_keys(block: dict[str, Any], keys: tuple[str, ...] = _ANTHROPIC_KEYS) -> dict[str, Any]:
+    """The Anthropic-only keys (``cache_control``, ``title``, ``context``, ``citations``) a LangChain standard block
+    gives, on the block itself, else in its ``extras``, else in its older ``metadata``, as langchain-anthropic's
+    ``_format_data_content_block`` reads them (review 297 #4).
+
+    Args:
+        block: a content block in LangChain's standard form (a dict).
+        keys: the keys to look for (an image block takes ``("cache_control",)`` only).
+
+    Returns:
+        ``{key: value}`` for the keys found (values not copied); ``{}`` when none.
+    """
+    found: dict[str, Any] = {}
+    for key in keys:
+        for holder in (block, block.get("extras"), block.get("metadata")):
+            if isinstance(holder, dict) and holder.get(key) is not None:
+                found[key] = holder[key]
+                break
+    return found
+
+
 def _langchain(block: dict[str, Any], kind: str) -> MediaBlock | None:
-    """LangChain's standard block (v1 keys, or the older ``source_type`` form)."""
+    """LangChain's standard block (v1 keys, or the older ``source_type`` form), its Anthropic-only keys
+    (:func:`anthropic_keys`) kept as ``"anthropic"``."""
     mime, name = block.get("mime_type"), _filename(block)
+    extra = {"anthropic": kept} if (kept := anthropic_keys(block)) else {}
     source_type = block.get("source_type")
     if source_type is not None:  # (there "id" is the file's id; in the v1 form it is the block's own)
         where = {"base64": ("data", "data"), "url": ("url", "url"), "id": ("file_id", "id"),
                  "text": ("text", "text")}.get(source_type)
-        return _media(kind, where[0], block.get(where[1]), mime, name) if where else None
+        return _media(kind, where[0], block.get(where[1]), mime, name, **extra) if where else None
     for key, source in (("base64", "data"), ("data", "data"), ("url", "url"), ("file_id", "file_id"),
                         ("text", "text")):
         if key in block:
-            return _media(kind, source, block[key], mime, name)
+            return _media(kind, source, block[key], mime, name, **extra)
     return None
 
 
@@ -125,12 +149,8 @@ def read_media(block: dict[str, Any]) -> MediaBlock | None:
                 return _media("file", "data", file["file_data"], None, file.get("filename"))
             return _media("file", "file_id", file.get("file_id"))
         return _langchain(block, kind)
-    if kind == "text-plain":  # LangChain's plain-text document (its title and context: Anthropic's too)
-        found = _langchain({**block, "mime_type": block.get("mime_type") or "text/plain"}, "file")
-        kept = {k: block[k] for k in ("title", "context") if isinstance(block.get(k), str)}
-        if found is not None and kept:
-            found["anthropic"] = kept
-        return found
+    if kind == "text-plain":  # LangChain's plain-text document (its title, context...: Anthropic's too)
+        return _langchain({**block, "mime_type": block.get("mime_type") or "text/plain"}, "file")
     if kind == "input_audio" and isinstance(block.get("input_audio"), dict):  # OpenAI Chat Completions
         audio = block["input_audio"]
         fmt = str(audio.get("format") or "")
@@ -273,8 +293,9 @@ def anthropic_part(block: MediaBlock) -> dict[str, Any]:
         source = {"type": "file", "file_id": block["file_id"]}
     else:
         mime = (_mime(block) or "").lower()
-        if mime.startswith("image/"):
-            return {"type": "image", "source": {"type": "base64", "media_type": mime, "data": block["data"]}}
+        if mime.startswith("image/"):  # (an image block takes cache_control alone of the document's keys)
+            return {"type": "image", "source": {"type": "base64", "media_type": mime, "data": block["data"]},
+                    **{k: v for k, v in extra.items() if k == "cache_control"}}
         if mime.startswith("text/"):
             source = {"type": "text", "media_type": "text/plain", "data": _decoded_text(block)}
         elif mime == "application/pdf":

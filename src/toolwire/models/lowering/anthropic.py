@@ -55,7 +55,7 @@ from toolwire.models.lowering._common import (
     system_text,
     tool_result_text,
 )
-from toolwire.models.lowering._media import MediaBlock, anthropic_part, refuse_block
+from toolwire.models.lowering._media import MediaBlock, anthropic_keys, anthropic_part, refuse_block
 from toolwire.models.lowering._turn_ids import TurnIds
 from toolwire.models.lowering.openai import StrictSchemaWarning
 
@@ -229,17 +229,18 @@ def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str,
     out: list[dict[str, Any]] = []
     if in_result and not isinstance(content, str):
         content = [_responses_part(b) for b in content]
-    for block in content_parts(content):
+    items = [content] if isinstance(content, str) else list(content)
+    for item, block in ((given, part) for given in items for part in content_parts([given])):
         if block.get("type") == "text":
             out.append(text_block(block))
         elif isinstance(block, ImageBlock):
             if "file_id" in block:  # an uploaded file (Files API; the beta header is added: models/anthropic.py)
-                out.append({"type": "image", "source": {"type": "file", "file_id": block["file_id"]}})
+                source: dict[str, Any] = {"type": "file", "file_id": block["file_id"]}
             elif "url" in block:
-                out.append({"type": "image", "source": {"type": "url", "url": block["url"]}})
+                source = {"type": "url", "url": block["url"]}
             else:
-                out.append({"type": "image", "source": {"type": "base64", "media_type": block["mime_type"],
-                                                        "data": block["data"]}})
+                source = {"type": "base64", "media_type": block["mime_type"], "data": block["data"]}
+            out.append({"type": "image", "source": source, **_image_keys(item)})
         elif block.get("type") == "image" and "source" not in block and not in_result:
             # toolwire's form that content_parts could not read (base64 not text: review 170 #1)
             raise refuse_block(block, "Anthropic's Messages API")
@@ -254,6 +255,14 @@ def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str,
         else:
             raise refuse_block(block, "Anthropic's Messages API")
     return out
+
+
+def _image_keys(item: Any) -> dict[str, Any]:
+    """The ``cache_control`` of a LangChain standard image block (on it, or in its ``extras`` or ``metadata``), which
+    an Anthropic image block takes, as langchain-anthropic sends it (review 297 #4); ``{}`` for any other item."""
+    if isinstance(item, dict) and item.get("type") == "image" and "source" not in item:
+        return anthropic_keys(item, ("cache_control",))
+    return {}
 
 
 def _responses_part(block: Any) -> Any:
