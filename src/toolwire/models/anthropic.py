@@ -55,6 +55,9 @@ class ChatAnthropic(SDKChatModel):
             ``ChatAnthropic`` takes it; sent as the Messages API's ``top_k``, as ``model_kwargs={"top_k": ...}`` sends
             it); None (default): the API's own.
         stop: a string or a list of strings that end the reply (the API's ``stop_sequences``).
+        betas: beta feature names, such as ``["context-1m-2025-08-07"]``, sent as the ``anthropic-beta`` header (as
+            LangChain's ``ChatAnthropic`` takes them; ``model_kwargs={"betas": [...]}`` and a per-call ``betas=`` are
+            sent so too), appended to an ``anthropic-beta`` set in ``model_kwargs={"extra_headers": ...}``.
         model_kwargs: other fields sent with every request, as the Messages API names them, such as
             ``{"thinking": {"type": "enabled", "budget_tokens": 2048}}`` or ``{"tools": [server tools]}`` (a dict).
 
@@ -74,8 +77,8 @@ class ChatAnthropic(SDKChatModel):
     Raises:
         UserError: the ``anthropic`` package is missing, no key is set, an option is of the wrong kind or out of
             range, or misspelled (the message names the close match: ``anthropic_api_key`` is ``api_key``), or
-            ``seed`` was given (here, or per call at that call); ``top_k`` given both as the keyword and in
-            ``model_kwargs`` with another value.
+            ``seed`` was given (here, or per call at that call); ``top_k`` or ``betas`` given both as the keyword and
+            in ``model_kwargs`` with another value; ``betas`` that are not a list of names.
     """
 
     provider: ClassVar[str] = "anthropic"
@@ -95,7 +98,16 @@ class ChatAnthropic(SDKChatModel):
         refuses with a 400 (review 217 #4)."""
         return super()._takes_server_tool(tool) and not openai_builtin(tool)
 
-    def __init__(self, model: str | None = None, *, top_k: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, model: str | None = None, *, top_k: int | None = None, betas: list[str] | None = None,
+                 **kwargs: Any) -> None:
+        if betas is not None:  # (LangChain's option; sent as the anthropic-beta header: with_betas, review 297 #6)
+            _beta_names(betas)
+            given = kwargs.get("model_kwargs")
+            if isinstance(given, Mapping) and given.get("betas", betas) != betas:
+                raise UserError(f"{type(self).__name__} got betas={betas!r} and model_kwargs={{'betas': "
+                                f"{given['betas']!r}}}: give betas once.")
+            if given is None or isinstance(given, Mapping):
+                kwargs["model_kwargs"] = {**(given or {}), "betas": betas}
         if top_k is not None:  # (review 203 #4: refused, with "did you mean 'top_p'")
             owner = type(self).__name__
             if not isinstance(top_k, Integral) or isinstance(top_k, bool) or top_k < 0:
@@ -170,7 +182,7 @@ class ChatAnthropic(SDKChatModel):
                       f"{request.tool_choice!r} is sent as 'auto' for this call (the model may answer without "
                       "a call); leave thinking off for calls that must call a tool.")
             request = dataclasses.replace(request, tool_choice="auto")
-        return with_files_beta(codec.lower_request(request, self.model, self.options))
+        return with_files_beta(with_betas(codec.lower_request(request, self.model, self.options)))
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
         return codec.parse_response(raw, tool_names=request.tool_parameters)
@@ -216,6 +228,21 @@ def _holds_file_id(value: Any) -> bool:
     return isinstance(content, list) and _holds_file_id(content)
 
 
+def _add_betas(body: dict[str, Any], wanted: list[str]) -> dict[str, Any]:
+    """``body`` with the beta names ``wanted`` appended to its ``extra_headers``' ``anthropic-beta`` header (a header
+    the caller set, in any letter case, keeps its values; a name already there is not repeated); ``body`` itself when
+    none is new."""
+    headers = dict(body.get("extra_headers") or {})
+    key = next((k for k in headers if isinstance(k, str) and k.lower() == "anthropic-beta"), "anthropic-beta")
+    given = headers.get(key)
+    betas = [b.strip() for b in given.split(",") if b.strip()] if isinstance(given, str) else []
+    new = [b for n, b in enumerate(wanted) if b not in betas and b not in wanted[:n]]
+    if not new:
+        return body
+    headers[key] = ",".join([*betas, *new])
+    return {**body, "extra_headers": headers}
+
+
 def with_files_beta(body: dict[str, Any]) -> dict[str, Any]:
     """Return ``body`` (the keyword arguments of ``messages.create``) with :data:`FILES_BETA` added to its
     ``extra_headers``' ``anthropic-beta`` header when a message holds an uploaded file's id, so such a request is
@@ -225,10 +252,34 @@ def with_files_beta(body: dict[str, Any]) -> dict[str, Any]:
     """
     if not _holds_file_id(body.get("messages")):
         return body
-    headers = dict(body.get("extra_headers") or {})
-    key = next((k for k in headers if isinstance(k, str) and k.lower() == "anthropic-beta"), "anthropic-beta")
-    given = headers.get(key)
-    betas = [b.strip() for b in given.split(",") if b.strip()] if isinstance(given, str) else []
-    if FILES_BETA not in betas:
-        headers[key] = ",".join([*betas, FILES_BETA])
-    return {**body, "extra_headers": headers}
+    return _add_betas(body, [FILES_BETA])
+
+
+def _beta_names(given: Any) -> list[str]:
+    """The beta names of a ``betas`` option: a list (or tuple) of names, or one text of comma-separated names.
+
+    Raises:
+        UserError: anything else (a number, a list holding a non-string).
+    """
+    if isinstance(given, str):
+        return [b.strip() for b in given.split(",") if b.strip()]
+    if isinstance(given, list | tuple) and all(isinstance(b, str) for b in given):
+        return [b.strip() for b in given if b.strip()]
+    raise UserError(f"ChatAnthropic's betas must be a list of beta names, such as ['context-1m-2025-08-07'], not "
+                    f"{given!r}: give the names as strings.")
+
+
+def with_betas(body: dict[str, Any]) -> dict[str, Any]:
+    """Return ``body`` (the keyword arguments of ``messages.create``) with its ``betas`` option (LangChain
+    ChatAnthropic's ``betas``, the SDK's ``beta.messages.create(betas=...)``: ``model_kwargs={"betas": [...]}``, the
+    ``betas=`` keyword or a per-call option) taken out and sent as the ``anthropic-beta`` header, appended to the one
+    the caller set (:func:`_add_betas`): the Messages API has no ``betas`` body field and refuses one with a 400
+    (review 297 #6). A body without ``betas`` is returned unchanged.
+
+    Raises:
+        UserError: ``betas`` is not a list of beta names (nor one text of them).
+    """
+    if "betas" not in body:
+        return body
+    rest = {k: v for k, v in body.items() if k != "betas"}
+    return _add_betas(rest, _beta_names(body["betas"])) if body["betas"] is not None else rest
