@@ -81,6 +81,8 @@ def check_tool_choice(choice: str | None, tools: Sequence[Any]) -> None:
 _MODES = {"AUTO": "auto", "ANY": "required", "NONE": "none"}
 _CONFIG_KEYS = ("function_calling_config", "functionCallingConfig")
 _NAMES_KEYS = ("allowed_function_names", "allowedFunctionNames")
+_MODE_WORDS = frozenset(("auto", "none", "required", "any"))
+"""Tool names the neutral ``tool_choice`` would read as a mode (``toolwire.models._tool_choice``)."""
 
 
 def gemini_choice(choice: Any) -> tuple[Any, list[str] | None]:
@@ -94,8 +96,9 @@ def gemini_choice(choice: Any) -> tuple[Any, list[str] | None]:
     Returns:
         ``(choice, None)`` for anything that is not one of Gemini's forms, and for those the neutral choice
         ``bind_tools`` reads: the mode (``"auto"``, ``"required"``, ``"none"``), the one name allowed, or
-        ``"required"`` and the names allowed when they are two or more (check them against the bound tools with
-        :func:`check_allowed_names`).
+        ``"required"`` and the names allowed when they are two or more, or one name spelled as a mode (``"none"``,
+        ``"auto"``, ``"required"``, ``"any"``: a tool's name here, which the neutral choice would read as the mode;
+        review 303 #1). Check those names against the bound tools with :func:`check_allowed_names`.
 
     Raises:
         UserError: a mode other than ``AUTO``, ``ANY`` or ``NONE``, allowed names with a mode other than ``ANY``, or
@@ -123,26 +126,34 @@ def gemini_choice(choice: Any) -> tuple[Any, list[str] | None]:
     if not names or not all(isinstance(n, str) for n in names):
         raise UserError(f"tool_choice {choice!r} must name the tools allowed as a non-empty list of their names, "
                         "such as ['search'].")
-    return (names[0], None) if len(set(names)) == 1 else ("required", list(dict.fromkeys(names)))
+    names = list(dict.fromkeys(names))
+    if len(names) == 1 and names[0] not in _MODE_WORDS:
+        return names[0], None
+    return "required", names  # (a name spelled as a mode is a name here, never the mode: review 303 #1)
 
 
 def check_allowed_names(given: Any, names: list[str], tools: Sequence[Any]) -> None:
     """Refuse Gemini's allowed function names (from :func:`gemini_choice`) that toolwire cannot send: toolwire's
-    ``tool_choice`` forces one bound tool or any of them, so the names must be every bound function tool.
+    ``tool_choice`` forces one bound tool or any of them, so the names must be every bound function tool (then
+    ``"required"`` forces them, or the one of them).
 
     Args:
         given: the ``tool_choice`` as given (shown in the message).
-        names: the function names it allows (two or more).
+        names: the function names it allows (two or more, or one spelled as a mode, such as ``"none"``).
         tools: the bound tools.
 
     Raises:
-        UserError: a name is not a bound function tool, or the names are only some of them.
+        UserError: a name is not a bound function tool, or the names are only some of them (for one name spelled
+            as a mode, the sentence ``bind_tools`` gives ``{"type": "tool", "name": "none"}``: rename the tool).
     """
     bound = [t.name for t in tools if not isinstance(t, ServerTool)]
     unknown = [n for n in names if n not in bound]
     if unknown:
         raise UserError(f"tool_choice {given!r} names {unknown[0]!r}, which is not a bound function tool "
                         f"({', '.join(bound)}): name bound function tools only.")
+    if len(names) == 1 and set(names) != set(bound):  # (a mode's word, among other tools: review 303 #1)
+        raise UserError(f"tool_choice {given!r} forces the tool named {names[0]!r}, a name that also means the "
+                        f"tool_choice mode {names[0]!r}: rename the tool (name='{names[0]}_tool', say) to force it.")
     if set(names) != set(bound):
         shown = ", ".join(repr(n) for n in names)
         raise UserError(f"tool_choice {given!r} allows only some of the bound tools ({shown}), which toolwire cannot "

@@ -82,14 +82,17 @@ class ChatGoogleGenAI(SDKChatModel):
         :mod:`toolwire.models.lowering._gemini_declarations`. So may ``tool_choice`` (review 298 #4): a list of names,
         ``{"mode": "AUTO" | "ANY" | "NONE", "allowed_function_names"?}`` or ``{"function_calling_config": {...}}``,
         read as a mode, one tool's name, or ``"required"`` when the names are every bound function tool
-        (:func:`~toolwire._gemini_tool_checks.gemini_choice`); toolwire cannot force a call of only some of them.
+        (:func:`~toolwire._gemini_tool_checks.gemini_choice`); toolwire cannot force a call of only some of them. A
+        name in those forms is a name, never a mode: a tool named ``"none"`` (or ``"auto"``, ``"any"``,
+        ``"required"``) is forced when it is the one bound function tool, and refused otherwise (review 303 #1).
 
         Raises:
             SchemaError, UserError: as the base method raises them; SchemaError also for a function tool whose name
                 Gemini refuses (a letter or ``_`` first, then at most 64 letters, digits, ``_ . : -``: the sentence
                 the request would give); UserError also for a ``tool_choice`` naming a server tool, or
                 ``"required"`` with only server tools bound, or Gemini ``allowed_function_names`` that are some of the
-                bound function tools (two or more, not all), or another Gemini mode than ``AUTO``/``ANY``/``NONE``.
+                bound function tools (two or more, not all; or one spelled as a mode, among other tools), or another
+                Gemini mode than ``AUTO``/``ANY``/``NONE``.
         """
         given = options.get("tool_choice", "auto")
         choice, allowed = gemini_choice(given)
