@@ -91,26 +91,34 @@ def gemini_choice(choice: Any) -> tuple[Any, list[str] | None]:
     Args:
         choice: the ``tool_choice`` given to ``bind_tools``: a list of tool names, ``{"mode": "AUTO" | "ANY" |
             "NONE", "allowed_function_names"?: [...]}`` (any case; camelCase keys too), the same inside
-            ``{"function_calling_config": {...}}``, or anything else (returned unchanged).
+            ``{"function_calling_config": {...}}`` (``None`` values left out, as a google-genai ``ToolConfig`` or
+            ``FunctionCallingConfig``'s ``model_dump()`` holds them), or anything else (returned unchanged). One
+            string as ``allowed_function_names`` is one name.
 
     Returns:
         ``(choice, None)`` for anything that is not one of Gemini's forms, and for those the neutral choice
-        ``bind_tools`` reads: the mode (``"auto"``, ``"required"``, ``"none"``), the one name allowed, or
-        ``"required"`` and the names allowed when they are two or more, or one name spelled as a mode (``"none"``,
-        ``"auto"``, ``"required"``, ``"any"``: a tool's name here, which the neutral choice would read as the mode;
-        review 303 #1). Check those names against the bound tools with :func:`check_allowed_names`.
+        ``bind_tools`` reads and the names allowed (None for a mode): the mode (``"auto"``, ``"required"``,
+        ``"none"``), the one name allowed, or ``"required"`` when the names are two or more or one spelled as a mode
+        (``"none"``, ``"auto"``, ``"required"``, ``"any"``: a tool's name here, which the neutral choice would read
+        as the mode; review 303 #1). Check the names against the bound tools with :func:`check_allowed_names`.
 
     Raises:
-        UserError: a mode other than ``AUTO``, ``ANY`` or ``NONE``, allowed names with a mode other than ``ANY``, or
-            names that are not a list of text.
+        UserError: a mode other than ``AUTO``, ``ANY`` or ``NONE``, allowed names with a mode other than ``ANY``,
+            names that are not text or a list of text, or a ``ToolConfig`` dict holding more than its function
+            calling config (a ``retrieval_config``: the message says it goes in ``model_kwargs``).
     """
     if isinstance(choice, dict):
-        inner = next((choice[k] for k in _CONFIG_KEYS if k in choice), None)
-        config = inner if isinstance(inner, dict) and len(choice) == 1 else choice
+        config = _set_keys(choice)  # (a dumped ToolConfig's None fields: review 303 #4)
+        inner = next((config[k] for k in _CONFIG_KEYS if k in config), None)
+        _refuse_other_keys(choice, config)
+        if isinstance(inner, dict) and len(config) == 1:
+            config = _set_keys(inner)
         if "mode" not in config and not any(k in config for k in _NAMES_KEYS):
             return choice, None
         mode = config.get("mode", "ANY")
         names = next((config[k] for k in _NAMES_KEYS if k in config), None)
+        if isinstance(names, str):  # one name, not its letters (review 303 #4)
+            names = [names]
         if not isinstance(mode, str) or mode.upper() not in _MODES:
             raise UserError(f"tool_choice {choice!r} has Gemini mode {mode!r}, which toolwire does not send: give "
                             "mode 'AUTO', 'ANY' or 'NONE' (or tool_choice='auto', 'required', 'none').")
@@ -128,8 +136,33 @@ def gemini_choice(choice: Any) -> tuple[Any, list[str] | None]:
                         "such as ['search'].")
     names = list(dict.fromkeys(names))
     if len(names) == 1 and names[0] not in _MODE_WORDS:
-        return names[0], None
+        return names[0], names
     return "required", names  # (a name spelled as a mode is a name here, never the mode: review 303 #1)
+
+
+def _set_keys(config: dict[Any, Any]) -> dict[Any, Any]:
+    """``config`` without its ``None`` values (the unset fields of a google-genai ``model_dump()``)."""
+    return {key: value for key, value in config.items() if value is not None}
+
+
+_LOCATION_KEYS = ("retrieval_config", "retrievalConfig")
+
+
+def _refuse_other_keys(given: Any, config: dict[Any, Any]) -> None:
+    """Refuse a ``ToolConfig`` dict given as ``tool_choice`` that holds more than its function calling config.
+
+    Raises:
+        UserError: ``config`` (``given`` without its ``None`` values) holds a ``retrieval_config`` (a location,
+            which goes in ``model_kwargs``), or another key beside ``function_calling_config``.
+    """
+    if any(key in config for key in _LOCATION_KEYS):
+        raise UserError(f"tool_choice {given!r} holds a retrieval_config, which is not a tool choice: pass it as "
+                        "model_kwargs={'tool_config': {'retrieval_config': {...}}} (or as a call's tool_config "
+                        "option), and give only the function calling config as tool_choice.")
+    if any(key in config for key in _CONFIG_KEYS) and len(config) > 1:
+        other = next(key for key in config if key not in _CONFIG_KEYS)
+        raise UserError(f"tool_choice {given!r} holds {other!r} beside the function calling config, which toolwire "
+                        "does not send: give only {'function_calling_config': {...}} as tool_choice.")
 
 
 def check_allowed_names(given: Any, names: list[str], tools: Sequence[Any]) -> None:
@@ -139,22 +172,25 @@ def check_allowed_names(given: Any, names: list[str], tools: Sequence[Any]) -> N
 
     Args:
         given: the ``tool_choice`` as given (shown in the message).
-        names: the function names it allows (two or more, or one spelled as a mode, such as ``"none"``).
+        names: the function names it allows (one or more).
         tools: the bound tools.
 
     Raises:
-        UserError: a name is not a bound function tool, or the names are only some of them (for one name spelled
-            as a mode, the sentence ``bind_tools`` gives ``{"type": "tool", "name": "none"}``: rename the tool).
+        UserError: a name is a server tool's or not a bound tool's, or the names are only some of them (for one
+            name spelled as a mode, the sentence ``bind_tools`` gives ``{"type": "tool", "name": "none"}``: rename the
+            tool).
     """
+    for name in names:  # (a server tool's name: the sentence check_tool_choice gives it)
+        check_tool_choice(name, tools)
     bound = [t.name for t in tools if not isinstance(t, ServerTool)]
     unknown = [n for n in names if n not in bound]
     if unknown:
         raise UserError(f"tool_choice {given!r} names {unknown[0]!r}, which is not a bound function tool "
                         f"({', '.join(bound)}): name bound function tools only.")
-    if len(names) == 1 and set(names) != set(bound):  # (a mode's word, among other tools: review 303 #1)
+    if len(names) == 1 and names[0] in _MODE_WORDS and names != bound:  # (among other tools: review 303 #1)
         raise UserError(f"tool_choice {given!r} forces the tool named {names[0]!r}, a name that also means the "
                         f"tool_choice mode {names[0]!r}: rename the tool (name='{names[0]}_tool', say) to force it.")
-    if set(names) != set(bound):
+    if len(names) > 1 and set(names) != set(bound):
         shown = ", ".join(repr(n) for n in names)
         raise UserError(f"tool_choice {given!r} allows only some of the bound tools ({shown}), which toolwire cannot "
                         "send to Gemini: bind only those tools (model.bind_tools([...], tool_choice='required')), or "

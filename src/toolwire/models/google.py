@@ -96,11 +96,12 @@ class ChatGoogleGenAI(SDKChatModel):
         """
         given = options.get("tool_choice", "auto")
         choice, allowed = gemini_choice(given)
-        if choice is not given:
-            options = {**options, "tool_choice": choice}
+        if choice is not given:  # (names: checked against the bound tools first, in Gemini's words)
+            options = {**options, "tool_choice": "auto" if allowed else choice}
         new = super().bind_tools(gemini_tools(tools), **options)
-        if allowed:
+        if allowed:  # (every name bound, so the neutral choice, one of them or "required", is valid)
             check_allowed_names(given, allowed, new.tools)
+            new.tool_choice = choice
         check_tool_names(new.tools)
         codec.check_tool_choice(new.tool_choice, new.tools)
         return new
