@@ -78,10 +78,15 @@ def prompt_text(message: BaseMessage, model: str | None = None) -> str:
         model: the model's name, for the error (default: "This local model").
 
     Raises:
-        UserError: the message holds an image, audio, video, file or document block.
+        UserError: the message holds an image, audio, video, file or document block, or a block only OpenAI's
+            Responses API takes (an ``mcp_approval_response``: review 302 #3).
     """
 
     def other(block: Any) -> str:
+        from toolwire.models.lowering._common import RESPONSES_ITEM_BLOCKS, responses_only
+
+        if isinstance(block, dict) and block.get("type") in RESPONSES_ITEM_BLOCKS:
+            raise responses_only(block["type"])
         noun = _media(block)
         if noun is not None:
             who = model or "This local model"
@@ -102,7 +107,8 @@ def check_readable(messages: Any, model: str | None = None) -> None:
         model: the model's name, for the error.
 
     Raises:
-        UserError: a user or system message holds an image, audio, video, file or document block.
+        UserError: a user or system message holds an image, audio, video, file or document block, or an
+            ``mcp_approval_response`` block (:func:`prompt_text`).
     """
     for message in messages:
         if isinstance(message, HumanMessage | SystemMessage) and not isinstance(message.content, str):

@@ -31,6 +31,7 @@ from toolwire.models.lowering._object_union import COMBINATORS, fold_top_union, 
 __all__ = [
     "COMBINATORS",
     "CUT_OFF",
+    "RESPONSES_ITEM_BLOCKS",
     "STANDARD_OPTIONS",
     "CallIds",
     "ImageBlock",
@@ -137,6 +138,18 @@ def _image(block: dict[str, Any]) -> ImageBlock | None:
     return None
 
 
+RESPONSES_ITEM_BLOCKS = frozenset({"mcp_approval_response"})
+"""Block types only OpenAI's Responses API takes, from a HumanMessage, as items of their own: the answer to an
+``mcp_approval_request`` (review 290 #2); :func:`content_parts` refuses one anywhere else (review 302 #3)."""
+
+
+def responses_only(kind: str) -> UserError:
+    """The error for a block of type ``kind`` (one of :data:`RESPONSES_ITEM_BLOCKS`) where it cannot go."""
+    return UserError(f"An {kind} block is taken only by OpenAI's Responses API, from a user message "
+                     "(ChatOpenAI(..., use_responses_api=True), answering its mcp_approval_request): leave it out of "
+                     "a conversation sent to another model.")
+
+
 def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
     """Read message content into a list of blocks, dropping empty text.
 
@@ -158,6 +171,10 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
         :class:`~toolwire.models.lowering._media.MediaBlock` for the file, document and audio forms
         :func:`~toolwire.models.lowering._media.read_media` reads (LangChain's, OpenAI's, Anthropic's), and any other
         dict unchanged (a provider-native block the codec may pass through).
+
+    Raises:
+        UserError: a block only the Responses API takes as an item of its own (:data:`RESPONSES_ITEM_BLOCKS`, which its
+            codec takes out of a user message first): :func:`responses_only`.
     """
     items = [content] if isinstance(content, str) else list(content)
     out: list[dict[str, Any]] = []
@@ -177,6 +194,8 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
                 "type" not in item and item.keys() <= _GEMINI_PART_KEYS):  # a record, no block (review 229 #1)
             out.append({"type": "text", "text": record_text(item)})
             continue
+        if item.get("type") in RESPONSES_ITEM_BLOCKS:  # (a Gemini part has no type)
+            raise responses_only(item["type"])
         found = _image(item)
         if found is None:
             found = read_media(item)

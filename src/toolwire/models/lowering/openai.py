@@ -64,6 +64,7 @@ from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessag
 from toolwire.models._sdk_options import refuse_untaken
 from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering._common import (
+    RESPONSES_ITEM_BLOCKS,
     ImageBlock,
     arguments_json,
     assistant_calls,
@@ -427,20 +428,15 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
     return unique_responses_ids(items)  # (ids repeated across replies, call_0 in each: review 279 #1)
 
 
-_ITEM_BLOCKS = frozenset({"mcp_approval_response"})
-"""Content block types of a HumanMessage that the Responses API takes as input items of their own: the answer to an
-``mcp_approval_request`` (``{"type": "mcp_approval_response", "approval_request_id", "approve"}``; review 290 #2)."""
-
-
 def _user_items(message: HumanMessage) -> list[dict[str, Any]]:
     """A HumanMessage as Responses API input items: its ``mcp_approval_response`` blocks as items of their own, in
     their order, then a user message with the rest of its content (none when nothing is left)."""
     content = message.content
     answers = [] if isinstance(content, str) else [b for b in content if isinstance(b, dict)
-                                                    and b.get("type") in _ITEM_BLOCKS]
+                                                    and b.get("type") in RESPONSES_ITEM_BLOCKS]
     if not answers:
         return [{"role": "user", "content": _responses_content(content)}]
-    rest = [b for b in content if not (isinstance(b, dict) and b.get("type") in _ITEM_BLOCKS)]
+    rest = [b for b in content if not (isinstance(b, dict) and b.get("type") in RESPONSES_ITEM_BLOCKS)]
     return [*map(copy.deepcopy, answers), *([{"role": "user", "content": _responses_content(rest)}] if rest else [])]
 
 
