@@ -280,7 +280,8 @@ def test_parse_response():
     assert [(c["name"], c["args"]) for c in reply.tool_calls] == [
         ("set_light_values", {"brightness": 25, "color_temp": "warm"}), ("get_weather", {"city": "Paris"})]
     assert len({c["id"] for c in reply.tool_calls}) == 2
-    assert reply.usage == {"input_tokens": 50, "output_tokens": 25, "total_tokens": 75, "cached_tokens": 10}
+    assert reply.usage == {"input_tokens": 50, "output_tokens": 25, "total_tokens": 75, "cached_tokens": 10,
+                           "output_token_details": {"reasoning": 5}}  # (thoughtsTokenCount: review 298 #1)
     assert reply.response_metadata == {"model": "gemini-2.5-flash",
                                        "model_name": "gemini-2.5-flash", "finish_reason": "STOP"}
     assert reply.id == "r-1" and reply.provider_data is None
