@@ -195,22 +195,26 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
         spec: a :class:`StdioServer` / :class:`HttpServer`; a string, either an ``http(s)://`` URL (the scheme
             in any letter case, ``HTTPS://`` too) or a
             command line (``"python server.py --flag"``, split like a shell would, and ``NAME=value`` words
-            before the command set in its environment, as a shell sets them); a list of command-line words; or
-            a dict in the common ``mcpServers`` config shape, ``{"command", "args"?, "env"?, "cwd"?}`` or
-            ``{"url", "headers"?}``.
+            before the command set in its environment, as a shell sets them), or a JSON object (text starting
+            with ``{``) read as the dict below, as one server's entry pasted from an ``mcpServers`` config; a list
+            of command-line words; or a dict in the common ``mcpServers`` config shape, ``{"command", "args"?,
+            "env"?, "cwd"?}`` or ``{"url", "headers"?}``.
 
     Returns:
         ``spec`` itself when it is a :class:`StdioServer` or :class:`HttpServer`, else a new one.
 
     Raises:
         UserError: the description is empty or of another kind, a dict has both ``command`` and ``url`` or either
-            is not text, or a command line cannot be split into words (an unclosed quote, a trailing backslash). The
-            message names a dict's keys, never its values (``headers`` and ``env`` hold tokens).
+            is not text, text starting with ``{`` is not JSON, or a command line cannot be split into words (an
+            unclosed quote, a trailing backslash). The message names a dict's keys, never its values (``headers``
+            and ``env`` hold tokens).
     """
     if isinstance(spec, StdioServer | HttpServer):
         return spec
     if isinstance(spec, str):
         text = spec.strip()
+        if text.startswith("{"):  # one pasted mcpServers entry, as every MCP README shows it (review 301 #2)
+            return server_from(_json_entry(text))
         if re.match(r"^https?://", text, re.IGNORECASE):  # a scheme is case-insensitive (RFC 3986 3.1; review 149)
             return HttpServer(text)
         if (scheme := re.match(r"^([a-zA-Z][\w+.-]*)://", text)) is not None:  # (review 116: run as a command)
@@ -242,6 +246,21 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
         f"Cannot read {_what(spec)} as an MCP server: give 'command args...', an http(s):// URL, "
         "or a dict with 'command' or 'url'."
     )
+
+
+def _json_entry(text: str) -> Any:
+    """``text`` (that starts with ``{``) read as JSON: one server's entry of an ``mcpServers`` config.
+
+    Raises:
+        UserError: it is not JSON; the message gives where reading stopped, never the text (``env`` holds tokens).
+    """
+    try:
+        return json.loads(text)
+    except ValueError as exc:  # (a command line never starts with "{": it must not be split and run, review 301 #2)
+        where = f" ({exc.msg} at character {exc.pos})" if isinstance(exc, json.JSONDecodeError) else ""
+        raise UserError(f"The MCP server text starts with '{{' but is not valid JSON{where}: give one server's entry "
+                        """of an mcpServers config in JSON, such as '{"command": "npx", "args": ["-y", "server"], """
+                        """"env": {"TOKEN": "..."}}' or '{"url": "https://host/mcp"}', or a command line.""") from None
 
 
 def _check_dict(spec: Mapping[str, Any]) -> None:
