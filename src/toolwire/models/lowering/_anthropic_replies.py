@@ -72,9 +72,13 @@ def _arguments(given: Any) -> Any:
         return given
 
 
-def _metadata(model: Any, finish: Any, container: dict[str, Any] | None = None) -> dict[str, Any]:
-    pairs = (("model", model), ("model_name", model), ("finish_reason", finish),  # (model_name: LangChain's key)
-             ("container", container))
+def _metadata(model: Any, finish: Any, container: dict[str, Any] | None = None,
+              stop_sequence: Any = None) -> dict[str, Any]:
+    """``response_metadata``: ``model`` (also as LangChain's ``model_name``), ``finish_reason`` (the ``stop_reason``,
+    also under that name, as langchain-anthropic gives it), the ``stop_sequence`` that ended the reply (one of the
+    request's ``stop_sequences``, review 297 #5) and the ``container``, each when known."""
+    pairs = (("model", model), ("model_name", model), ("finish_reason", finish), ("stop_reason", finish),
+             ("stop_sequence", stop_sequence), ("container", container))
     return {k: copy.deepcopy(v) for k, v in pairs if v is not None}
 
 
@@ -126,7 +130,9 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
         (thinking, server tools, a text block's ``citations``: an empty ``citations`` is left out), usage in tokens
         (input includes cache reads and writes; ``cached_tokens`` = cache reads, ``input_token_details
         ["cache_creation"]`` = cache writes),
-        ``response_metadata`` ``{"model", "finish_reason"}`` (the ``stop_reason``). A reply's ``container`` (code
+        ``response_metadata`` ``{"model", "model_name", "finish_reason", "stop_reason"[, "stop_sequence"]}``
+        (``finish_reason`` and ``stop_reason`` both the reply's ``stop_reason``; ``stop_sequence`` the one that ended
+        it, when one did). A reply's ``container`` (code
         execution's: ``{"id", "expires_at"}``) is kept as ``response_metadata["container"]`` and
         ``provider_data["anthropic"]["container"]``, which the next request sends back (see
         :func:`~toolwire.models.lowering.anthropic.lower_request`).
@@ -147,7 +153,8 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
     valid, invalid = split_calls(calls)
     container = _container(data.get("container"))
     return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(data.get("usage")),
-                     response_metadata=_metadata(data.get("model"), data.get("stop_reason"), container),
+                     response_metadata=_metadata(data.get("model"), data.get("stop_reason"), container,
+                                                 data.get("stop_sequence")),
                      provider_data=_kept(blocks, container), id=data.get("id"))
 
 
@@ -197,6 +204,7 @@ class StreamState:
         self.id: str | None = None
         self.model: str | None = None
         self.finish_reason: str | None = None
+        self.stop_sequence: str | None = None  # the stop sequence that ended the reply (review 297 #5)
         self.raw_usage: dict[str, Any] = {}
         self.container: dict[str, Any] | None = None  # the reply's code execution container (review 216 #1)
         self.blocks: dict[int, dict[str, Any]] = {}
@@ -243,6 +251,7 @@ class StreamState:
                 return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
         elif kind == "message_delta":
             self.finish_reason = (data.get("delta") or {}).get("stop_reason") or self.finish_reason
+            self.stop_sequence = (data.get("delta") or {}).get("stop_sequence") or self.stop_sequence
             self.container = _container((data.get("delta") or {}).get("container")) or self.container
             self.raw_usage.update({k: v for k, v in (data.get("usage") or {}).items() if v is not None})
         elif kind == "error":
@@ -308,7 +317,8 @@ class StreamState:
         return out
 
     def finish(self) -> AIMessageChunk:
-        """Return the closing chunk: usage, ``{"model", "finish_reason"[, "container"]}``, the blocks when some are
+        """Return the closing chunk: usage, ``{"model", "finish_reason", "stop_reason"[, "stop_sequence",
+        "container"]}``, the blocks when some are
         opaque and the container (``provider_data["anthropic"]``, as :func:`parse_response` keeps them);
         when the reply stopped at ``max_tokens`` or at the context window (``model_context_window_exceeded``), the
         ``tool_use`` it ended on as an invalid call (never run).
@@ -335,6 +345,7 @@ class StreamState:
                 position = sum(b.get("type") == "tool_use" for b in content) - 1
                 cut.append(_cut_call(last, self.merger.raw_args(position) or None, _CUT_ERRORS[self.finish_reason]))
         return AIMessageChunk(usage=_usage(self.raw_usage),
-                              response_metadata=_metadata(self.model, self.finish_reason, self.container),
+                              response_metadata=_metadata(self.model, self.finish_reason, self.container,
+                                                          self.stop_sequence),
                               provider_data=_kept(self._content() if opaque else [], self.container),
                               invalid_tool_calls=cut, id=self.id)
