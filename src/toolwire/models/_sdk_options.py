@@ -150,9 +150,34 @@ def _refuse_built(owner: str, where: str, options: Mapping[str, Any]) -> None:
         if key in _CLIENT:
             raise UserError(f"{owner}: {where} cannot set {key!r}, a setting of the client the model is made with: "
                             f"{_client_advice(owner, key)}.")
-        if key in _BUILT:
+        if key == "tool_config" and owner == "ChatGoogleGenAI":  # (its retrieval_config: review 303 #3)
+            _check_gemini_tool_config(where, options[key])
+        elif key in _BUILT:
             raise UserError(f"{owner}: {where} cannot set {key!r}, a request field toolwire writes itself: "
                             f"{_BUILT[key]}.")
+
+
+_RETRIEVAL_KEYS = ("retrieval_config", "retrievalConfig")
+
+
+def _check_gemini_tool_config(where: str, value: Any) -> None:
+    """Refuse a Gemini ``tool_config`` option that holds more than its ``retrieval_config`` (the user's location, for
+    the ``google_maps`` server tool), which toolwire sends merged with the function calling config it writes
+    (:func:`~toolwire.models.lowering.gemini.lower_request`); keys whose value is None are left out.
+
+    Raises:
+        UserError: a ``function_calling_config`` (the advice of :data:`_BUILT`: ``tool_choice``), or anything else
+            than a dict holding only a ``retrieval_config``.
+    """
+    given = {k: v for k, v in value.items() if v is not None} if isinstance(value, dict) else value
+    start = f"ChatGoogleGenAI: {where} cannot set 'tool_config'"
+    if isinstance(given, dict) and any(k in given for k in ("function_calling_config", "functionCallingConfig")):
+        raise UserError(f"{start} with a function_calling_config, which toolwire writes itself (only a "
+                        f"retrieval_config may be given there): {_BUILT['tool_config']}.")
+    if not isinstance(given, dict) or not given or any(k not in _RETRIEVAL_KEYS for k in given):
+        raise UserError(f"{start} as {value!r}: it takes only {{'retrieval_config': {{'lat_lng': {{'latitude': ..., "
+                        "'longitude': ...}, 'language_code': ...}} (toolwire writes the function calling config "
+                        "from bind_tools' tool_choice).")
 
 
 def _client_advice(owner: str, key: str) -> str:

@@ -49,7 +49,10 @@ class ChatGoogleGenAI(SDKChatModel):
         stop: a string or a list of strings that end the reply (the API's ``stop_sequences``).
         seed: a whole number for repeatable sampling, as far as the API makes it so.
         model_kwargs: other ``GenerateContentConfig`` fields sent with every request, as google-genai names them,
-            such as ``{"thinking_config": {"thinking_budget": 0}}`` (a dict).
+            such as ``{"thinking_config": {"thinking_budget": 0}}`` (a dict). Of ``tool_config`` only the
+            ``retrieval_config`` (the user's location, for the ``google_maps`` server tool: ``{"tool_config":
+            {"retrieval_config": {"lat_lng": {"latitude": 48.85, "longitude": 2.35}}}}``) may be given (here or as a
+            call's option), sent beside the function calling config ``tool_choice`` makes (review 303 #3).
 
     Per-call options (``invoke(..., temperature=..., max_tokens=...)``) override these.
 

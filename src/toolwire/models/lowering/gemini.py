@@ -309,7 +309,8 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
 
     ``config`` holds ``system_instruction``, ``tools``, ``tool_config``, ``automatic_function_calling``
     (disabled: toolwire runs the tools) and the options: ``max_tokens`` becomes ``max_output_tokens``,
-    ``stop`` ``stop_sequences``; ``temperature``, ``top_p``, ``seed`` and other keys pass as is. ``contents`` are
+    ``stop`` ``stop_sequences``; a ``tool_config`` (its ``retrieval_config`` only, checked when given) is merged
+    with the function calling config; ``temperature``, ``top_p``, ``seed`` and other keys pass as is. ``contents`` are
     :func:`lower_messages`'s, with a short user turn first when the first turn makes a function call (a history
     trimmed to start at a call, which Gemini refuses with 400; review 246 #1).
 
@@ -364,6 +365,9 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
             if not isinstance(value, list | tuple):
                 raise UserError(f"The 'tools' option must be a list of Gemini Tool dicts, not {type(value).__name__}.")
             config["tools"] = [*config.get("tools", []), *value]
+        elif key == "tool_config":  # its retrieval_config (a location), beside the calling config (review 303 #3)
+            given = {k: v for k, v in value.items() if v is not None}  # (checked: _sdk_options._refuse_built)
+            config["tool_config"] = {**given, **config.get("tool_config", {})}
         else:
             config[key] = value
     if _SIGNED.match(model):
