@@ -186,7 +186,8 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
                 raise UserError(
                     "Cannot read an OpenAI legacy 'function_call' that is not a dict or stands beside 'tool_calls'; "
                     "give the call as 'tool_calls' [{'id', 'type': 'function', 'function': {'name', 'arguments'}}].")
-            fields["tool_calls"] = [{"type": "function", "function": legacy}]
+            fields["tool_calls"] = [{"type": "function", "function": legacy,
+                                     "id": legacy_call_id(legacy, fields.get("id"))}]
         if any(not isinstance(bad, dict) for bad in fields.get("invalid_tool_calls", ())):
             raise UserError(
                 f"Cannot read a saved {kind!r} message: each item of 'invalid_tool_calls' must be a dict "
@@ -311,13 +312,41 @@ def placed_invalid_calls(invalid_calls: Any, places: Any) -> Any:
     return out
 
 
+def legacy_call_id(legacy: Any, message_id: Any = None) -> str:
+    """The id of the tool call an OpenAI legacy ``function_call`` (``{"name", "arguments"}``, which has none) is read
+    as: ``"call_"`` and 24 hex digits of a hash of its name and arguments and the message's ``id`` (when text), so
+    every reading of the same message gives the same id (review 304 #1). Never raises."""
+    import hashlib
+    import json
+
+    key = [legacy.get("name"), legacy.get("arguments"), message_id if isinstance(message_id, str) else None] \
+        if isinstance(legacy, dict) else [repr(legacy), message_id if isinstance(message_id, str) else None]
+    text = json.dumps(key, sort_keys=True, ensure_ascii=False, default=repr)
+    return "call_" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:24]
+
+
+def legacy_call(extra: Any, message_id: Any = None) -> tuple[list[Any], list[Any]] | None:
+    """The ``(calls, invalid_calls)`` of an OpenAI legacy ``function_call`` kept in ``extra`` (LangChain's
+    ``additional_kwargs``): its one call, read as a provider's native call (arguments that are not a JSON object, or
+    no name, make an invalid call keeping the text), with the id of :func:`legacy_call_id`; None when ``extra`` holds
+    no ``function_call`` dict. The caller removes the key and reads it only when the message has no other calls."""
+    legacy = extra.get("function_call") if isinstance(extra, dict) else None
+    if not isinstance(legacy, dict) or not legacy:
+        return None
+    return _read_calls([{"type": "function", "function": legacy, "id": legacy_call_id(legacy, message_id)}])
+
+
 def langchain_keywords(tool_calls: Any, invalid_tool_calls: Any, usage: Any, response_metadata: Any,
-                       provider_data: Any, usage_metadata: Any, additional_kwargs: Any, owner: str = "AIMessage"
-                       ) -> tuple[Any, Any, Any, Any, Any]:
+                       provider_data: Any, usage_metadata: Any, additional_kwargs: Any, owner: str = "AIMessage",
+                       message_id: Any = None) -> tuple[Any, Any, Any, Any, Any]:
     """:class:`~toolwire.messages.AIMessage`'s ``tool_calls``, ``invalid_tool_calls``, ``usage``,
     ``response_metadata`` and ``provider_data`` with LangChain's keywords ``usage_metadata`` and
     ``additional_kwargs`` read into them, as :func:`message_from_dict` reads LangChain's dump of a message (see
-    AIMessage's docstring). ``owner`` is the class the messages name (``"AIMessageChunk"`` for a chunk).
+    AIMessage's docstring). ``owner`` is the class the messages name (``"AIMessageChunk"`` for a chunk). On an
+    AIMessage, an OpenAI legacy ``function_call`` dict in ``additional_kwargs``, when no ``tool_calls`` are given
+    (either way), is read as the message's one call (:func:`legacy_call`, its id derived from it and ``message_id``,
+    review 304 #1) and leaves ``additional_kwargs``; a chunk keeps it there, to merge with later pieces, and
+    :meth:`~toolwire.chunks.AIMessageChunk.to_message` reads it.
 
     Returns:
         The five values, in that order (new containers where something was added).
@@ -348,6 +377,9 @@ def langchain_keywords(tool_calls: Any, invalid_tool_calls: Any, usage: Any, res
     if not tool_calls and raw_calls:  # OpenAI-format calls, as LangChain reads them when tool_calls is not given
         calls, invalid = _read_calls(raw_calls)
         tool_calls, invalid_tool_calls = calls, [*(invalid_tool_calls or ()), *invalid]
+    if owner == "AIMessage" and not tool_calls and (read := legacy_call(extra, message_id)) is not None:
+        del extra["function_call"]  # (OpenAI's legacy call: the message's one call, as message_from_dict reads it)
+        tool_calls, invalid_tool_calls = read[0], [*(invalid_tool_calls or ()), *read[1]]
     found = extra.pop(_PROVIDER_DATA_KEY, None)
     provider_data = found if provider_data is None else provider_data
     if INDEX_KEY in extra:  # where to_langchain_messages keeps the invalid calls' places (review 76)

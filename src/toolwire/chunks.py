@@ -63,7 +63,9 @@ class AIMessageChunk(ChunkLangChainAPI):
     The constructor also takes LangChain's keywords, read as :class:`AIMessage` reads them: ``usage_metadata``
     (LangChain's name for ``usage``) and ``additional_kwargs`` (kept in ``response_metadata["additional_kwargs"]``;
     OpenAI-format streamed calls there, ``[{"index", "id", "function": {"name", "arguments"}}]``, are read as the
-    ``tool_call_chunks`` when those are not given, as LangChain reads them), and the other keys its own
+    ``tool_call_chunks`` when those are not given, as LangChain reads them; a legacy ``function_call`` stays there,
+    merged piece by piece, and :meth:`to_message` reads it as the one call when there are no call chunks), and the
+    other keys its own
     :meth:`model_dump` writes, so ``AIMessageChunk(**chunk.model_dump())`` rebuilds it (review 195 #5): ``type``
     (``"AIMessageChunk"``), ``tool_calls`` (the calls the chunks make; given without chunks, they become chunks of
     their own, and one typed ``"invalid_tool_call"`` an invalid call, as :class:`AIMessage` reads it) and
@@ -229,12 +231,22 @@ class AIMessageChunk(ChunkLangChainAPI):
                 :class:`~toolwire.messages.AIMessage` raises them).
         """
         calls, invalid = self._read_calls(tool_names)
+        metadata = self.response_metadata
+        if not calls and not self.tool_call_chunks:  # OpenAI's legacy function_call, merged whole: the one call
+            from toolwire._message_dicts import legacy_call  # (review 304 #1)
+
+            extra = metadata.get("additional_kwargs")
+            if (read := legacy_call(extra, self.id)) is not None:
+                calls, invalid = read[0], [*read[1], *invalid]
+                kept = {k: v for k, v in extra.items() if k != "function_call"}
+                metadata = {**metadata, "additional_kwargs": kept} if kept else \
+                    {k: v for k, v in metadata.items() if k != "additional_kwargs"}
         return AIMessage(
             self.content,
             tool_calls=calls,
             invalid_tool_calls=invalid,
             usage=self.usage,
-            response_metadata=self.response_metadata,
+            response_metadata=metadata,
             provider_data=self.provider_data,
             id=self.id,
             name=self.name,

@@ -378,7 +378,8 @@ class AIMessage(BaseMessage):
             ``toolwire_provider_data`` as ``provider_data`` when that is not given, ``toolwire_invalid_call_index``
             (``{call id: index}``, written by ``to_langchain_messages``) as the invalid calls' ``index``; OpenAI-format
             ``tool_calls`` there are read as the calls when ``tool_calls`` is not given (as LangChain reads them), else
-            dropped.
+            dropped; with neither, an OpenAI legacy ``function_call`` there is the one call (its id derived from it
+            and ``id``, the same on every reading: review 304 #1).
         type: LangChain's keyword, taken when ``"ai"`` (or None), so ``AIMessage(**message.model_dump())`` works.
 
     Raises:
@@ -431,7 +432,7 @@ class AIMessage(BaseMessage):
 
             tool_calls, invalid_tool_calls, usage, response_metadata, provider_data = langchain_keywords(
                 tool_calls, invalid_tool_calls, usage, response_metadata, provider_data, usage_metadata,
-                additional_kwargs)
+                additional_kwargs, message_id=self.id)
         # the message keeps its own copies, so a later change to the caller's dicts does not reach it
         # (a call whose args are no object moves to the invalid calls, in its place: _checked_calls)
         calls, invalid = _checked_calls(tool_calls, invalid_tool_calls)  # (a lone surrogate in them, an argument's
