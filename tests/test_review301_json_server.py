@@ -67,3 +67,19 @@ def test_a_pasted_entry_whose_server_fails_names_its_command_never_its_env() -> 
     message = str(caught.value)
     assert SECRET not in message and "{command:" not in message, message
     assert "raise SystemExit(2)" in message
+
+
+def test_the_no_tools_error_of_the_cli_quotes_masked_labels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``--mcp`` text itself (a pasted entry's ``env`` token) is never printed: the servers' labels are."""
+    from typer.testing import CliRunner
+
+    import toolwire.mcp
+    from toolwire import cli
+    from toolwire.testing import ScriptedChatModel
+
+    monkeypatch.setattr(toolwire.mcp, "load_tools", lambda server: [])
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: ScriptedChatModel(["x"]))
+    entry = '{"command": "npx", "args": ["-y", "srv"], "env": {"GITHUB_TOKEN": "ghp_SECRETxyz"}}'
+    result = CliRunner().invoke(cli.app, ["ask", "q", "--mcp", entry, "--mcp", "TOKEN=abc srv --api-key zzz"])
+    assert result.exit_code == 1 and "'npx -y srv'" in result.stderr
+    assert "ghp_SECRETxyz" not in result.stderr and "abc" not in result.stderr and "zzz" not in result.stderr

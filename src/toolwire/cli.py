@@ -168,7 +168,8 @@ NThreadsOpt = Annotated[int | None, typer.Option(  # (ggml's own bound; 1,000,00
          "local models only).")]
 McpOpt = Annotated[list[str] | None, typer.Option(
     "--mcp", metavar="SERVER",
-    help="An MCP server whose tools to add: 'command args...' (stdio) or an http(s):// URL (repeatable).")]
+    help="An MCP server whose tools to add: 'command args...' (stdio), an http(s):// URL, or one mcpServers entry as "
+         "JSON ('{\"command\": ..., \"args\": [...], \"env\": {...}}') (repeatable).")]
 RepeatOpt = Annotated[list[str] | None, typer.Option(
     "--repeat-calls", metavar="NAME", help=(
         "A tool to run again on each repeated identical call, as one that adds or sends something must be "
@@ -190,9 +191,12 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
     loaded = _loaded(tools) if tools or mcp else default_tools()
     if mcp:  # each session lives until the command ends (closed at exit)
         from toolwire.mcp import load_tools as load_mcp_tools
+        from toolwire.mcp.common import server_from
 
+        labels: list[str] = []  # (the servers' masked labels: the text given may hold secrets, review 301 #2)
         for index, server in enumerate(mcp, 1):
             offered = load_mcp_tools(server)
+            labels.append(server_from(server).label)
             taken = {t.name for t in loaded}
             clash = sorted({t.name for t in offered} & taken)
             if clash:  # a name another --mcp server (or --tools) has: this server's tools get a prefix, one whose
@@ -208,7 +212,7 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
             loaded += offered
         if not loaded:  # (in place of the book's three: the question went to the model with no tools, review 227 #5)
             which = "server offers" if len(mcp) == 1 else "servers offer"
-            raise UserError(f"The --mcp {which} no tools ({', '.join(map(repr, mcp))}): check that it is the server "
+            raise UserError(f"The --mcp {which} no tools ({', '.join(map(repr, labels))}): check that it is the server "
                             "you meant, or leave out --mcp to use the book's three tools.")
     return Agent(_model(model, dialect, n_ctx, n_threads), loaded, max_steps=max_steps, system_prompt=system,
                  timeout=tool_timeout, repeat_calls=_repeat_calls(repeat_calls, loaded))
