@@ -241,7 +241,10 @@ class Agent(Batching, AgentMethodAdvice):
         for flag, value in (("reset_tool_choice", reset_tool_choice), ("run_pending_calls", run_pending_calls)):
             if not isinstance(value, bool):  # ("false" from a config file would count as true)
                 raise UserError(f"{flag} must be True or False, not {value!r}.")
-        tools, bound_choice = bound_beforehand(model, list(tools))  # (a generator of tools is read once here)
+        from toolwire.models.lowering._gemini_declarations import gemini_tools
+
+        # (a google-genai Tool or FunctionDeclaration, read as bind_tools reads it: review 303 #2)
+        tools, bound_choice = bound_beforehand(model, gemini_tools(list(tools)))  # (a generator is read once here)
         tool_choice = bound_choice if tool_choice is None else tool_choice
         steps = whole_number(max_steps)  # (a NumPy integer too, kept as an int, as max_concurrency: review 280 #6)
         if steps is None or steps < 1:

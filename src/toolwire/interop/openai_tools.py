@@ -208,8 +208,9 @@ def _checked_form(parameters: Mapping[str, Any], tool_name: str) -> tuple[dict[s
     raw = copy.deepcopy(dict(parameters))
     kind = raw.get("type", "object")
     if kind != "object":
-        upper = (" Write JSON Schema types in lower case ('object'), or give the schema as 'parameters_json_schema'; "
-                 "ChatGoogleGenAI.bind_tools also takes google-genai FunctionDeclaration and Tool objects."
+        upper = (" Write JSON Schema types in lower case ('object'), or give the whole google-genai "
+                 "FunctionDeclaration (or its dict, with its 'name'), which tool_from_schema and "
+                 "ChatGoogleGenAI.bind_tools read."
                  if isinstance(kind, str) and kind.isupper() else "")  # (Gemini's own Schema: review 298)
         raise SchemaError(
             f"The parameters of tool {tool_name!r} must be an object schema (named arguments), "
@@ -500,6 +501,10 @@ def tool_from_schema(
         check_keywords("tool_from_schema", options, ["name", "description", *sorted(_OPTIONS)])
     if not callable(func):
         raise SchemaError(f"tool_from_schema needs the function that implements the tool, not {func!r}.")
+    from toolwire.models.lowering._gemini_declarations import gemini_declaration
+
+    # (a google-genai FunctionDeclaration or its dict, its Schema read as JSON Schema: review 303 #2)
+    schema = gemini_declaration(schema)
     def_name, def_desc, params, is_schema = _split(schema)
     func_name = function_name(func)  # (a functools.partial: the wrapped function's)
     if func_name == "<lambda>":
