@@ -187,8 +187,8 @@ def test_parse_response_keeps_thinking_and_sends_it_back():
     assert reply.tool_calls == [{"name": "get_weather", "args": {"location": "San Francisco, CA", "unit": "celsius"},
                                  "id": "toolu_01A09q90qw90lq917835lq9", "type": "tool_call"}]
     assert reply.usage == {"input_tokens": 572, "output_tokens": 89, "total_tokens": 661, "cached_tokens": 100}
-    assert reply.response_metadata == {"model": "claude-opus-4-1-20250805",
-                                       "model_name": "claude-opus-4-1-20250805", "finish_reason": "tool_use"}
+    assert reply.response_metadata == {"model": "claude-opus-4-1-20250805", "model_name": "claude-opus-4-1-20250805",
+                                       "finish_reason": "tool_use", "stop_reason": "tool_use"}
     assert reply.provider_data == {"anthropic": {"content": DOC_REPLY["content"]}}
     _, messages = lower_messages([HumanMessage("Weather in SF?"), reply,
                                   ToolMessage("15 C", tool_call_id="toolu_01A09q90qw90lq917835lq9")])
