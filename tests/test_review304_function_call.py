@@ -70,3 +70,13 @@ def test_an_agent_runs_the_streamed_call():
     result = Agent(model, [get_weather]).invoke("weather in Paris?")
     assert ran == ["Paris"]
     assert "sunny" in result.output
+
+
+def test_other_values_there_stay_extra_fields():
+    for value in ({"a": None}, "text", {}):
+        msg = AIMessage("", additional_kwargs={"function_call": value})
+        assert msg.tool_calls == [] and msg.invalid_tool_calls == []
+        assert messages_from_dict([msg.model_dump()])[0] == msg
+    msg = AIMessage("", tool_calls=[{"name": "f", "args": {}, "id": "c1"}], additional_kwargs=WHOLE)
+    assert msg.additional_kwargs == WHOLE
+    assert messages_from_dict([msg.model_dump()])[0] == msg

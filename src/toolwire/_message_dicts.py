@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolwire._legacy_calls import is_legacy_call, legacy_call, legacy_call_id
 from toolwire._message_keywords import usage_from_langchain
 from toolwire.messages import (
     AIMessage,
@@ -178,9 +179,10 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
     if cls is AIMessage:
         legacy = data.get("function_call")
         extra = fields.get("additional_kwargs")
-        if not legacy and isinstance(extra, dict) and extra.get("function_call"):  # where LangChain keeps it: read
-            fields["additional_kwargs"] = {k: v for k, v in extra.items() if k != "function_call"}  # as the
-            legacy = extra["function_call"]  # {"type", "data"} form reads it
+        if not legacy and not fields.get("tool_calls") and isinstance(extra, dict) and is_legacy_call(
+                extra.get("function_call")):  # where LangChain keeps it: read as the {"type", "data"} form reads it
+            fields["additional_kwargs"] = {k: v for k, v in extra.items() if k != "function_call"}  # (beside calls,
+            legacy = extra["function_call"]  # or no call's shape, kept there, as AIMessage keeps it: review 304 #1)
         if legacy:  # OpenAI's legacy call: read as its one tool call (review 95)
             if not isinstance(legacy, dict) or fields.get("tool_calls"):
                 raise UserError(
@@ -310,30 +312,6 @@ def placed_invalid_calls(invalid_calls: Any, places: Any) -> Any:
         index = places.get(bad.get("id")) if isinstance(bad, dict) and isinstance(bad.get("id"), str) else None
         out.append({**bad, "index": index} if type(index) is int and index >= 0 else bad)
     return out
-
-
-def legacy_call_id(legacy: Any, message_id: Any = None) -> str:
-    """The id of the tool call an OpenAI legacy ``function_call`` (``{"name", "arguments"}``, which has none) is read
-    as: ``"call_"`` and 24 hex digits of a hash of its name and arguments and the message's ``id`` (when text), so
-    every reading of the same message gives the same id (review 304 #1). Never raises."""
-    import hashlib
-    import json
-
-    key = [legacy.get("name"), legacy.get("arguments"), message_id if isinstance(message_id, str) else None] \
-        if isinstance(legacy, dict) else [repr(legacy), message_id if isinstance(message_id, str) else None]
-    text = json.dumps(key, sort_keys=True, ensure_ascii=False, default=repr)
-    return "call_" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:24]
-
-
-def legacy_call(extra: Any, message_id: Any = None) -> tuple[list[Any], list[Any]] | None:
-    """The ``(calls, invalid_calls)`` of an OpenAI legacy ``function_call`` kept in ``extra`` (LangChain's
-    ``additional_kwargs``): its one call, read as a provider's native call (arguments that are not a JSON object, or
-    no name, make an invalid call keeping the text), with the id of :func:`legacy_call_id`; None when ``extra`` holds
-    no ``function_call`` dict. The caller removes the key and reads it only when the message has no other calls."""
-    legacy = extra.get("function_call") if isinstance(extra, dict) else None
-    if not isinstance(legacy, dict) or not legacy:
-        return None
-    return _read_calls([{"type": "function", "function": legacy, "id": legacy_call_id(legacy, message_id)}])
 
 
 def langchain_keywords(tool_calls: Any, invalid_tool_calls: Any, usage: Any, response_metadata: Any,

@@ -233,7 +233,7 @@ class AIMessageChunk(ChunkLangChainAPI):
         calls, invalid = self._read_calls(tool_names)
         metadata = self.response_metadata
         if not calls and not self.tool_call_chunks:  # OpenAI's legacy function_call, merged whole: the one call
-            from toolwire._message_dicts import legacy_call  # (review 304 #1)
+            from toolwire._legacy_calls import legacy_call  # (review 304 #1)
 
             extra = metadata.get("additional_kwargs")
             if (read := legacy_call(extra, self.id)) is not None:
