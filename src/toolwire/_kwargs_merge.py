@@ -67,6 +67,11 @@ class _Text:
         self.pieces.append(text)
         self.size += len(text)
 
+    def starts_with_lc(self) -> bool:
+        """Whether the text so far starts with ``lc_`` (joined only while its first piece is shorter than that)."""
+        first = self.pieces[0]
+        return (first if len(first) >= 3 else self.value()).startswith("lc_")
+
     def value(self) -> str:
         if len(self.pieces) > 1:
             self.pieces = ["".join(self.pieces)]
@@ -76,48 +81,110 @@ class _Text:
 class _Items:
     """One list value merged as LangChain's ``merge_lists`` merges lists: the first list's items as they are, each
     later item merged into the first one so far of its ``index`` (:func:`_merge_key`) whose ``id`` agrees, or added.
-    Items are looked up by ``index``, so a merge takes time linear in the items (but for items of one ``index`` with
-    different ids, which are compared one by one, as LangChain compares them)."""
+    Items are looked up by ``index`` and then by ``id`` (:class:`_Slots`), so a merge takes time linear in the items
+    (review 304 #5: items of one ``index`` with different ids were compared one by one)."""
 
     __slots__ = ("by_index", "items")
 
     def __init__(self, first: list[Any]) -> None:
         self.items: list[Any] = []  # each item as it came, or an ExtraFields once another was merged into it
-        self.by_index: dict[Any, list[int]] = {}  # an index -> the places of the dict items that have it, in order
+        self.by_index: dict[Any, _Slots] = {}  # an index -> the places of the dict items that have it
         for item in first:
             self._append(item)
 
     def _append(self, item: Any) -> None:
         if isinstance(item, dict) and "index" in item:
             with suppress(TypeError):  # (an index that cannot be a key, such as a list, equals no int and no text)
-                self.by_index.setdefault(item["index"], []).append(len(self.items))
+                slots = self.by_index.get(item["index"])
+                if slots is None:
+                    slots = self.by_index[item["index"]] = _Slots()
+                slots.add(len(self.items), item.get("id"))
         self.items.append(item)
 
     def add(self, other: list[Any]) -> None:
         """Merge ``other`` in, as ``merge_lists(self, other)`` would."""
         for item in other:
-            place = self._target(item) if _merge_key(item) else None
+            slots = self.by_index.get(item["index"]) if _merge_key(item) else None
+            place = slots.target(item.get("id"), self.items) if slots is not None else None
             if place is None:
                 self._append(item)
                 continue
             held = self.items[place]
             if not isinstance(held, ExtraFields):
                 held = self.items[place] = ExtraFields(held)
+            old_id = held.get("id")
             held.add(_part_to_merge(held.get("type"), item))
-
-    def _target(self, item: dict[str, Any]) -> int | None:
-        """The place of the first item so far with ``item``'s ``index`` whose ``id`` agrees with its own (either is
-        missing, None or empty, or both are the same), or None."""
-        item_id = item.get("id")
-        for place in self.by_index.get(item["index"], ()):
-            held = self.items[place]
-            held_id = held.get("id")
-            if held_id in (None, "") or item_id in (None, "") or held_id == item_id:
-                return place
-        return None
+            slots.merged(place, old_id, held.get("id"), self.items)  # type: ignore[union-attr]
 
     def value(self) -> list[Any]:
         return [_plain(item) for item in self.items]
+
+
+def _no_id(value: Any) -> bool:
+    """Whether an item's ``id`` is missing, None or empty text (it agrees with every id)."""
+    return value is None or (isinstance(value, str) and not value)
+
+
+class _Slots:
+    """The places of the items of one ``index``, in order, found by the ``id`` of a later item: the first place of
+    all (for an item with no id), the places whose item has no id (a queue: such a place gains an id only when it is
+    the first of them, the target of an item with one), and the first place of each id. Once an id that cannot be a
+    dict key (a list...) is seen, the items are compared one by one, as LangChain compares them."""
+
+    __slots__ = ("by_id", "head", "no_id", "places", "scan")
+
+    def __init__(self) -> None:
+        self.places: list[int] = []  # every place, in order
+        self.no_id: list[int] = []  # places whose item had no id, in order; no_id[head:] still have none
+        self.head = 0
+        self.by_id: dict[Any, int] = {}  # an id -> the first place whose item has it
+        self.scan = False  # compare one by one (an id that cannot be a key was seen)
+
+    def add(self, place: int, item_id: Any) -> None:
+        """Note the item at ``place`` (after all others so far) with its ``item_id``."""
+        self.places.append(place)
+        self._note(place, item_id)
+
+    def _note(self, place: int, item_id: Any) -> None:
+        if _no_id(item_id):
+            self.no_id.append(place)
+        elif not self.scan:
+            try:
+                known = self.by_id.get(item_id)
+                if known is None or place < known:  # (a place with no id that took it may come first)
+                    self.by_id[item_id] = place
+            except TypeError:
+                self.scan = True
+
+    def target(self, item_id: Any, items: list[Any]) -> int | None:
+        """The first place whose item's id agrees with ``item_id`` (either has none, or they are equal), or None."""
+        if _no_id(item_id):
+            return self.places[0] if self.places else None
+        if not self.scan:
+            with suppress(TypeError):  # (an id that cannot be a key: compared one by one below)
+                same = self.by_id.get(item_id)
+                free = self.no_id[self.head] if self.head < len(self.no_id) else None
+                return free if same is None or (free is not None and free < same) else same
+        for place in self.places:
+            held_id = items[place].get("id")
+            if _no_id(held_id) or held_id == item_id:
+                return place
+        return None
+
+    def merged(self, place: int, old_id: Any, new_id: Any, items: list[Any]) -> None:
+        """Note that an item was merged into the one at ``place``, whose id was ``old_id`` and is now ``new_id``."""
+        if self.scan or old_id is new_id or (_no_id(old_id) and _no_id(new_id)):
+            return
+        if _no_id(old_id) and self.head < len(self.no_id) and self.no_id[self.head] == place:
+            self.head += 1  # (the usual change: the first place with no id takes the id of the item merged in)
+            self._note(place, new_id)
+            return
+        with suppress(TypeError):
+            if old_id == new_id and not _no_id(new_id):
+                return
+        self.no_id, self.head, self.by_id = [], 0, {}  # (any other change, where LangChain raises: noted anew)
+        for known in self.places:
+            self._note(known, items[known].get("id"))
 
 
 def _merge_key(item: Any) -> bool:
@@ -159,7 +226,7 @@ def _merged_value(key: str, held: Any, value: Any) -> Any:
     if isinstance(held, _Text):
         if not isinstance(value, str):
             return _held(value)
-        if key == "index" and held.value().startswith("lc_"):
+        if key == "index" and held.starts_with_lc():
             return held
         if key in _KEPT_WHEN_EQUAL and held.size == len(value) and held.value() == value:
             return held
