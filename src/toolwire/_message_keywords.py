@@ -47,11 +47,12 @@ def usage_from_langchain(usage: Any) -> Any:
     """LangChain's ``usage_metadata`` as toolwire's :class:`~toolwire.messages.Usage` (a value that is not a
     dict is left for :func:`~toolwire._message_dicts.message_from_dict` to refuse): a missing or None count is 0,
     a missing ``total_tokens`` the sum, ``input_token_details["cache_read"]`` is ``cached_tokens``, and the other
-    keys of ``input_token_details``/``output_token_details`` (``cache_creation``, ``reasoning``...) are kept there.
+    keys of ``input_token_details``/``output_token_details`` (``cache_creation``, ``reasoning``...) are kept there,
+    checked as the counts are (a None left out: :func:`checked_details`).
 
     Raises:
-        UserError: a token count is not a whole number of 0 or more (text, ``3.5``, ``-1``: review 78; a float with
-            no fraction, ``3.0``, is read as its whole number).
+        UserError: a token count, or a value of those details, is not a whole number of 0 or more (text, ``3.5``,
+            ``-1``: review 78, review 304 #2; a float with no fraction, ``3.0``, is read as its whole number).
     """
     if not isinstance(usage, dict):
         return usage
@@ -59,22 +60,40 @@ def usage_from_langchain(usage: Any) -> Any:
     counts = {k: usage.get(k) or 0 for k in _COUNTS}
     if isinstance(details, dict) and details.get("cache_read") is not None:
         counts["cached_tokens"] = details["cache_read"]
+    def refuse(key: str, value: Any) -> None:
+        from toolwire.errors import UserError
+
+        raise UserError(f"Cannot read a LangChain message whose usage_metadata {usage!r:.80} holds {key} "
+                        f"{value!r}, which is not a whole number of tokens (0 or more); fix or remove "
+                        "'usage_metadata'.")
+
     out: dict[str, int] = {}
     for key, value in counts.items():
         if not _whole(value):
-            from toolwire.errors import UserError
-
-            raise UserError(f"Cannot read a LangChain message whose usage_metadata {usage!r:.80} holds {key} "
-                            f"{value!r}, which is not a whole number of tokens (0 or more); fix or remove "
-                            "'usage_metadata'.")
+            refuse(key, value)
         out[key] = int(value)
     if usage.get("total_tokens") is None:  # left out: the sum, as every provider's total is (review 76)
         out["total_tokens"] = out["input_tokens"] + out["output_tokens"]
     for key in ("input_token_details", "output_token_details"):  # (kept: cache_creation, reasoning... review 287 #1)
-        kept = {k: v for k, v in details_of(usage, key).items() if k != "cache_read"}  # (that one: cached_tokens)
+        kept = checked_details(usage, key, refuse)
         if kept:
             out[key] = kept  # type: ignore[assignment]
     return out
+
+
+def checked_details(usage: Any, key: str, refuse: Any) -> dict[str, int]:
+    """The token counts of ``usage[key]`` (``"input_token_details"`` or ``"output_token_details"``; ``{}`` when it is
+    no dict) but ``cache_read`` (read as ``cached_tokens``), checked as the top-level counts are (review 304 #2): a
+    whole number of 0 or more as an int, a None left out; ``refuse(name, value)`` raises for any other value (a
+    float with a fraction, a negative number, text...), ``name`` being ``"input_token_details['audio']"``."""
+    kept: dict[str, int] = {}
+    for name, value in details_of(usage, key).items():
+        if name == "cache_read" or value is None:
+            continue
+        if not _whole(value):
+            refuse(f"{key}[{name!r}]", value)
+        kept[name] = int(value)
+    return kept
 
 
 def details_of(usage: Any, key: str) -> dict[str, Any]:
@@ -89,11 +108,12 @@ def checked_usage(usage: Any, owner: str = "AIMessage") -> Any:
     messages and a message's dumps read back equal: a missing or None ``input_tokens``/``output_tokens`` is 0, a
     missing or None ``total_tokens`` their sum, a float with no fraction its int, a None ``cached_tokens`` left out;
     ``input_token_details["cache_read"]`` is ``cached_tokens`` (that key wins when both are given, as in
-    ``usage_metadata``), and the other keys of ``input_token_details``/``output_token_details`` are kept there, a
-    details value left with no key (``{}``) or that is no dict left out; any other key is kept as it is.
+    ``usage_metadata``), and the other keys of ``input_token_details``/``output_token_details`` are kept there,
+    checked as the counts are (a None left out, :func:`checked_details`), a details value left with no key (``{}``)
+    or that is no dict left out; any other key is kept as it is.
 
     Raises:
-        UserError: ``usage`` is not a dict, or one of those counts is not a whole number of 0 or more.
+        UserError: ``usage`` is not a dict, or one of those counts or details is not a whole number of 0 or more.
     """
     if type(usage) is dict:  # the quick test: what every provider gives (whole ints, the total included)
         i, o, t = usage.get("input_tokens"), usage.get("output_tokens"), usage.get("total_tokens")
@@ -106,10 +126,14 @@ def checked_usage(usage: Any, owner: str = "AIMessage") -> Any:
     if not isinstance(usage, dict):
         raise UserError(f"{owner} usage must be a dict of token counts such as {{'input_tokens': 10, "
                         f"'output_tokens': 5, 'total_tokens': 15}}, not {type(usage).__name__}.")
+    def refuse(name: str, value: Any) -> None:
+        raise UserError(f"{owner} usage {usage!r:.80} holds {name} {value!r}, which is not a whole number of tokens "
+                        "(0 or more): give whole numbers, as in usage={'input_tokens': 10, 'output_tokens': 5}.")
+
     out = dict(usage)
     for key in ("input_token_details", "output_token_details"):  # as usage_from_langchain reads them
         if key in out:
-            kept = {k: v for k, v in details_of(usage, key).items() if k != "cache_read"}
+            kept = checked_details(usage, key, refuse)
             if kept:
                 out[key] = kept
             else:
@@ -126,9 +150,7 @@ def checked_usage(usage: Any, owner: str = "AIMessage") -> Any:
             else:
                 out[key] = out["input_tokens"] + out["output_tokens"] if key == "total_tokens" else 0
         elif not _whole(value):
-            raise UserError(f"{owner} usage {usage!r:.80} holds {names.get(key, key)} {value!r}, which is not a whole "
-                            "number of tokens (0 or more): give whole numbers, as in usage={'input_tokens': 10, "
-                            "'output_tokens': 5}.")
+            refuse(names.get(key, key), value)
         elif type(value) is not int:
             out[key] = int(value)
     return out
