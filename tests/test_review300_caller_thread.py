@@ -63,3 +63,33 @@ def test_with_a_timeout_or_a_running_loop_it_runs_on_a_worker_thread() -> None:
         return await made.ainvoke({})  # type: ignore[no-any-return]
 
     assert asyncio.run(inside()) != here
+
+
+async def _leave(code: int) -> str:
+    """Leave or be interrupted."""
+    if code < 0:
+        raise KeyboardInterrupt
+    raise SystemExit(code)
+
+
+@functools.wraps(_leave)
+def handing_back(code: int) -> Any:
+    if code == 99:
+        return asyncio.run(_leave(code))
+    return _leave(code)  # (a bridge by its code, handing its coroutine back on this path: review 306 #1, #2)
+
+
+def test_a_coroutine_a_bridge_hands_back_exits_or_is_interrupted_as_the_tools_own() -> None:
+    import pytest
+
+    from toolwire.errors import ToolExecutionError
+    from toolwire.messages import tool_call
+
+    made = tool(handing_back)
+    answer = made.invoke(tool_call(made.name, {"code": 3}, "c1"))
+    assert answer.status == "error" and "tried to exit the program (sys.exit(3))" in answer.content
+    strict = tool(handing_back, handle_errors=False)
+    with pytest.raises(ToolExecutionError, match="tried to exit"):
+        strict.invoke({"code": 3})
+    with pytest.raises(KeyboardInterrupt):
+        made.invoke({"code": -1})

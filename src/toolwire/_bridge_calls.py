@@ -9,12 +9,13 @@ it runs on a worker thread (:func:`toolwire._tool_run.guarded`).
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import inspect
 from typing import Any
 
 from toolwire._concurrency import run_coroutine_sync
-from toolwire._tool_run import guarded
+from toolwire._tool_run import guarded, unwrapped
 
 __all__ = ["bridged"]
 
@@ -22,24 +23,33 @@ __all__ = ["bridged"]
 def bridged(tool: Any, kwargs: dict[str, Any]) -> Any:
     """Call the bridge tool ``tool``'s function with validated ``kwargs`` on this thread, in a copy of the caller's
     context, and return its value; a coroutine or async generator it hands back after all is run to its end (an
-    async generator's items gathered into a list) as :func:`~toolwire._tool_run.guarded` runs one.
+    async generator's items gathered into a list) as the tool's async path runs one (:func:`~toolwire._tool_run.
+    guarded`: ``sys.exit()`` in it is the tool's error, a ``KeyboardInterrupt`` is raised as itself).
 
     Raises:
-        Exception: whatever the function raises.
+        Exception: whatever the function raises; KeyboardInterrupt: one raised in it.
     """
     result = contextvars.copy_context().run(tool._call, kwargs)
     if inspect.isawaitable(result) or inspect.isasyncgen(result):
-        return run_coroutine_sync(guarded(_Returned(result), {}))
+        return run_coroutine_sync(_settled(_Returned(tool, result)))
     return result
 
 
+async def _settled(returned: _Returned) -> Any:
+    return await unwrapped(asyncio.get_running_loop().create_task(guarded(returned, {})))
+
+
 class _Returned:
-    """What :func:`guarded` awaits or gathers: the value a bridge handed back."""
+    """The tool as :func:`guarded` sees it, its function giving back the value the bridge handed back (its other
+    attributes, ``name`` and ``_exit_error`` among them, are the tool's)."""
 
     _off_loop = False
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
+    def __init__(self, tool: Any, value: Any) -> None:
+        self.tool, self.value = tool, value
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.tool, name)
 
     def _call(self, kwargs: dict[str, Any]) -> Any:
         return self.value
