@@ -244,3 +244,27 @@ def test_shared_error_of_two_parallel_tool_ainvokes_names_each_call() -> None:
                                     aquota.ainvoke(call("Q", "aquota", {"x": 1})), return_exceptions=True)
 
     assert [e.tool_call_id for e in asyncio.run(main())] == ["P", "Q"]
+
+
+_NOT_FOUND = ToolExecutionError("record not found")
+
+
+@tool(handle_errors=False)
+def _fetch_record(key: str) -> str:
+    """Fetch a record."""
+    raise _NOT_FOUND
+
+
+@tool(handle_errors=False)
+def _look_up(key: str) -> str:
+    """Look a record up."""
+    return _fetch_record.invoke({"name": "_fetch_record", "args": {"key": key}, "id": "fetch_1",
+                                 "type": "tool_call"}).content  # type: ignore[no-any-return]
+
+
+def test_one_error_object_of_an_inner_call_with_a_fixed_id_keeps_its_identity_each_turn() -> None:
+    """Review 306 #3: from the second top-level call on, the error took the outer call's identity."""
+    for outer in ("call_a", "call_b", "call_c"):
+        with pytest.raises(ToolExecutionError) as caught:
+            _look_up.invoke({"name": "_look_up", "args": {"key": "k"}, "id": outer, "type": "tool_call"})
+        assert (caught.value.tool_name, caught.value.tool_call_id) == ("_fetch_record", "fetch_1")

@@ -107,7 +107,9 @@ def identified(exc: E, tool_name: str | None, call_id: Any, enclosing: Any = _FR
                 return exc  # its creator's identity (an UnknownToolError's, another tool's error from a nested call)
             target, before = exc, exc.args
         else:
-            if filled[:2] == (tool_name, call_id):
+            if filled[:2] == (tool_name, call_id):  # named for this call before (an inner call with a fixed id made
+                with contextlib.suppress(Exception):  # again): enclosed by this caller now (review 306 #3)
+                    exc.__dict__[_FILLED] = (*filled[:3], outside)
                 return exc
             if _is_call(filled[3], tool_name, call_id):  # named by a call made inside this one: passed through,
                 with contextlib.suppress(Exception):  # as the call enclosing this one passes it (review 299 #1)
