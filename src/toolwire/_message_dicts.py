@@ -339,9 +339,7 @@ def langchain_keywords(tool_calls: Any, invalid_tool_calls: Any, usage: Any, res
         if not isinstance(usage_metadata, dict):
             raise UserError(f"{owner} usage_metadata must be a dict of token counts such as {{'input_tokens': 10, "
                             f"'output_tokens': 5, 'total_tokens': 15}}, not {type(usage_metadata).__name__}.")
-        read = usage_from_langchain(usage_metadata)
-        if "cached_tokens" in usage_metadata and "cached_tokens" not in read:  # toolwire's own Usage, given so
-            read["cached_tokens"] = usage_metadata["cached_tokens"]
+        read = usage_from_langchain(usage_metadata)  # (a toolwire-style cached_tokens too: review 304 #3)
         if usage is not None and usage != read:
             raise UserError(f"{owner} takes the token counts once: pass usage= or usage_metadata= (LangChain's "
                             "name for it), not both.")

@@ -46,7 +46,8 @@ def _whole(value: Any) -> bool:
 def usage_from_langchain(usage: Any) -> Any:
     """LangChain's ``usage_metadata`` as toolwire's :class:`~toolwire.messages.Usage` (a value that is not a
     dict is left for :func:`~toolwire._message_dicts.message_from_dict` to refuse): a missing or None count is 0,
-    a missing ``total_tokens`` the sum, ``input_token_details["cache_read"]`` is ``cached_tokens``, and the other
+    a missing ``total_tokens`` the sum, ``input_token_details["cache_read"]`` is ``cached_tokens`` (else a
+    toolwire-style ``cached_tokens`` is read as ``usage=`` reads it, a None left out), and the other
     keys of ``input_token_details``/``output_token_details`` (``cache_creation``, ``reasoning``...) are kept there,
     checked as the counts are (a None left out: :func:`checked_details`).
 
@@ -60,6 +61,8 @@ def usage_from_langchain(usage: Any) -> Any:
     counts = {k: usage.get(k) or 0 for k in _COUNTS}
     if isinstance(details, dict) and details.get("cache_read") is not None:
         counts["cached_tokens"] = details["cache_read"]
+    elif usage.get("cached_tokens") is not None:  # toolwire's own Usage given so, read as usage= reads it (review
+        counts["cached_tokens"] = usage["cached_tokens"]  # 304 #3)
     def refuse(key: str, value: Any) -> None:
         from toolwire.errors import UserError
 
