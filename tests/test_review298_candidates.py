@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from _queued_http import QueuedServer, serving
+from gemini_kit import gemini_on, reply
 from toolwire import Agent, tool
 from toolwire.chunks import merge_chunks
 from toolwire.models.lowering.gemini import StreamState, parse_response
@@ -24,15 +25,7 @@ def server() -> Iterator[QueuedServer]:
         yield found
 
 
-def _gemini(server: QueuedServer, **kwargs: Any) -> Any:
-    from toolwire.models.google import ChatGoogleGenAI
-
-    return ChatGoogleGenAI("gemini-2.5-flash", api_key="AIza-test-0123456789", base_url=server.url, max_retries=0,
-                           **kwargs)
-
-
-def _reply(parts: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}], **extra}
+_gemini, _reply = gemini_on, reply
 
 
 

@@ -7,11 +7,11 @@ Gemini is driven through its SDK against a small local server that answers with 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from _queued_http import QueuedServer, serving
+from gemini_kit import gemini_on, reply
 from toolwire.models.lowering.gemini import StreamState, parse_response
 
 
@@ -21,15 +21,7 @@ def server() -> Iterator[QueuedServer]:
         yield found
 
 
-def _gemini(server: QueuedServer, **kwargs: Any) -> Any:
-    from toolwire.models.google import ChatGoogleGenAI
-
-    return ChatGoogleGenAI("gemini-2.5-flash", api_key="AIza-test-0123456789", base_url=server.url, max_retries=0,
-                           **kwargs)
-
-
-def _reply(parts: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}], **extra}
+_gemini, _reply = gemini_on, reply
 
 
 _USAGE = {"promptTokenCount": 100, "candidatesTokenCount": 20, "thoughtsTokenCount": 30,

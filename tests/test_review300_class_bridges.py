@@ -6,40 +6,17 @@ its ``__call__`` is now read as the wrapper's code, and the tool calls it once, 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import functools
 from typing import Any
 
 import pytest
 
-from toolwire import ToolExecutor, tool
+from bridge_kit import TENANT, WORK, answers, call, create_ticket
+from toolwire import tool
 from toolwire._bridges import BRIDGE
 from toolwire._signature import sync_wrapper
 
-WORK: list[str] = []  # one entry per run of a wrapper's own work
-TENANT: contextvars.ContextVar[str | None] = contextvars.ContextVar("tenant300", default=None)
-
-
-async def _create_ticket(order_id: str) -> str:
-    """Open a support ticket.
-
-    Args:
-        order_id: The order id.
-    """
-    await asyncio.sleep(0)
-    return f"TCK-{order_id} for {TENANT.get()}"
-
-
-def _call(name: str = "create_ticket", **args: Any) -> dict[str, Any]:
-    return {"name": name, "args": args or {"order_id": "7"}, "id": "c1", "type": "tool_call"}
-
-
-def _answers(made: Any, timeout: float | None = None) -> list[Any]:
-    """One call each way a tool is called: invoke (a call, bare arguments), ainvoke, the executor, sync and async."""
-    executor = ToolExecutor([made], timeout=timeout)
-    return [made.invoke(_call(), timeout=timeout).content, made.invoke({"order_id": "7"}, timeout=timeout),
-            asyncio.run(made.ainvoke({"order_id": "7"}, timeout=timeout)), executor.execute([_call()])[0].content,
-            asyncio.run(executor.aexecute([_call()]))[0].content]
+_create_ticket, _call, _answers = create_ticket, call, answers
 
 
 # -- #1 ------------------------------------------------------------------------------------------------------------

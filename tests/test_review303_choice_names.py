@@ -10,43 +10,10 @@ from typing import Any
 
 import pytest
 
-from toolwire import tool
+from gemini_kit import gemini_model, named, other, sent_tool_config
 from toolwire.errors import UserError
-from toolwire.messages import HumanMessage
-from toolwire.models.base import ChatRequest
-from toolwire.models.lowering import gemini as codec
 
-
-def _named(name: str) -> Any:
-    @tool(name)
-    def run(q: str) -> str:
-        """Do it."""
-        return q
-
-    return run
-
-
-@tool
-def other(q: str) -> str:
-    """Other."""
-    return q
-
-
-@tool
-def search(q: str) -> str:
-    """Search."""
-    return q
-
-
-def _model() -> Any:
-    from toolwire.models.google import ChatGoogleGenAI
-
-    return ChatGoogleGenAI("gemini-2.5-flash", api_key="AIza-test-0123456789", base_url="http://127.0.0.1:9")
-
-
-def _sent(bound: Any) -> Any:
-    request = ChatRequest(messages=[HumanMessage("hi")], tools=bound.tools, tool_choice=bound.tool_choice)
-    return codec.lower_request(request, "gemini-2.5-flash")["config"].get("tool_config")
+_named, _model, _sent = named, gemini_model, sent_tool_config
 
 
 def _forms(name: str) -> list[Any]:
