@@ -195,8 +195,10 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
         spec: a :class:`StdioServer` / :class:`HttpServer`; a string, either an ``http(s)://`` URL (the scheme
             in any letter case, ``HTTPS://`` too) or a
             command line (``"python server.py --flag"``, split like a shell would, and ``NAME=value`` words
-            before the command set in its environment, as a shell sets them), or a JSON object (text starting
-            with ``{``) read as the dict below, as one server's entry pasted from an ``mcpServers`` config; a list
+            before the command set in its environment, as a shell sets them), or JSON (after a BOM and whitespace:
+            text starting with ``{``, read as the dict below, as one server's entry pasted from an ``mcpServers``
+            config; ``"name": {...}``, the entry copied with its name, read as its value; ``[``, a list of
+            command-line words), never split as a command line; a list
             of command-line words; or a dict in the common ``mcpServers`` config shape, ``{"command", "args"?,
             "env"?, "cwd"?}`` or ``{"url", "headers"?}``.
 
@@ -205,15 +207,15 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
 
     Raises:
         UserError: the description is empty or of another kind, a dict has both ``command`` and ``url`` or either
-            is not text, text starting with ``{`` is not JSON, or a command line cannot be split into words (an
-            unclosed quote, a trailing backslash). The message names a dict's keys, never its values (``headers``
-            and ``env`` hold tokens).
+            is not text, text that is clearly JSON (above) cannot be read, or a command line cannot be split into
+            words (an unclosed quote, a trailing backslash). The message names a dict's keys, never its values
+            (``headers`` and ``env`` hold tokens).
     """
     if isinstance(spec, StdioServer | HttpServer):
         return spec
     if isinstance(spec, str):
-        text = spec.strip()
-        if text.startswith("{"):  # one pasted mcpServers entry, as every MCP README shows it (review 301 #2)
+        text = spec.strip().lstrip("\ufeff").strip()  # (a BOM from an editor's saved file: review 305 #1)
+        if text.startswith(("{", "[")) or _NAMED_ENTRY.match(text):  # pasted JSON (review 301 #2, review 305 #1)
             return server_from(_json_entry(text))
         if re.match(r"^https?://", text, re.IGNORECASE):  # a scheme is case-insensitive (RFC 3986 3.1; review 149)
             return HttpServer(text)
@@ -248,19 +250,34 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
     )
 
 
+_NAMED_ENTRY = re.compile(r'^"[^"\\]*"\s*:\s*[{\[]')  # '"github": {...}', an entry copied with its name key
+
+
 def _json_entry(text: str) -> Any:
-    """``text`` (that starts with ``{``) read as JSON: one server's entry of an ``mcpServers`` config.
+    """``text`` (that starts with ``{`` or ``[``, or is an entry copied with its name, ``"github": {...}``, a
+    trailing comma allowed) read as JSON: one server's entry of an ``mcpServers`` config (the named entry's value),
+    or a list of command-line words.
 
     Raises:
-        UserError: it is not JSON; the message gives where reading stopped, never the text (``env`` holds tokens).
+        UserError: it is not JSON, or holds more than one named entry, or a named entry that is no object; the
+            message gives where reading stopped, never the text (``env`` holds tokens).
     """
+    named = text[0] == '"'
     try:
-        return json.loads(text)
+        value = json.loads("{" + text.rstrip().removesuffix(",") + "}" if named else text)
     except ValueError as exc:  # (a command line never starts with "{": it must not be split and run, review 301 #2)
-        where = f" ({exc.msg} at character {exc.pos})" if isinstance(exc, json.JSONDecodeError) else ""
-        raise UserError(f"The MCP server text starts with '{{' but is not valid JSON{where}: give one server's entry "
+        where = f" ({exc.msg} at character {exc.pos - named})" if isinstance(exc, json.JSONDecodeError) else ""
+        starts = "is one named entry" if named else f"starts with {text[0]!r}"
+        raise UserError(f"The MCP server text {starts} but is not valid JSON{where}: give one server's entry "
                         """of an mcpServers config in JSON, such as '{"command": "npx", "args": ["-y", "server"], """
                         """"env": {"TOKEN": "..."}}' or '{"url": "https://host/mcp"}', or a command line.""") from None
+    if not named:
+        return value
+    if len(value) != 1 or not isinstance(entry := next(iter(value.values())), dict):
+        raise UserError("The MCP server text is not one named entry whose value is a JSON object: give one server's "
+                        "entry of an mcpServers config, such as '\"github\": {\"command\": \"npx\", ...}', or just "
+                        "its value.")
+    return entry
 
 
 def _check_dict(spec: Mapping[str, Any]) -> None:
