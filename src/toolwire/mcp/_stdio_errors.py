@@ -55,7 +55,7 @@ def _check(line: str) -> Any:
         except Exception:  # (the SDK would drop it: found out below)
             pass
         else:  # (an id of another type, 1.5 or true, makes the SDK read a request as a notification: never answered)
-            if type(message).__name__ != "JSONRPCNotification" or '"id"' not in text:
+            if type(message).__name__ != "JSONRPCNotification" or not _has_id(text):
                 return line
     try:
         value = json.loads(text)
@@ -102,6 +102,18 @@ def _object(line: str, value: dict[str, Any], read: Callable[[str], Any]) -> Any
     request_id = request_id if _valid_id(request_id) else None
     message = f"{said}: {fault or 'the server cannot read it as a JSON-RPC request'}"
     return _error_or(line, request_id, code, message, f"The MCP client sent {name} that the server cannot read")
+
+
+def _has_id(text: str) -> bool:
+    """Whether the JSON object ``text`` (that the SDK read as a notification) has a top-level ``id`` member, as a
+    request with an id of another type (1.5, true) has; ``"id"`` inside its params does not count (review 305 #5)."""
+    if '"id"' not in text:  # (the cheap common case: no parse)
+        return False
+    try:
+        value = json.loads(text)
+    except Exception:  # (the SDK read it; whatever Python cannot is checked below as before)
+        return True
+    return isinstance(value, dict) and "id" in value
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")  # (in text read from JSON, only a lone one is left: a pair is one character)

