@@ -12,6 +12,7 @@ from toolwire._printing import safe_text
 __all__ = ["checked_usage", "langchain_keys", "usage_from_langchain"]
 
 _COUNTS = ("input_tokens", "output_tokens", "total_tokens")
+_READ = frozenset({*_COUNTS, "cached_tokens", "input_token_details", "output_token_details"})  # (others: kept)
 
 
 def langchain_keys(message: Any, kind: Any, additional_kwargs: Any, response_metadata: Any) -> None:
@@ -49,7 +50,8 @@ def usage_from_langchain(usage: Any) -> Any:
     a missing ``total_tokens`` the sum, ``input_token_details["cache_read"]`` is ``cached_tokens`` (else a
     toolwire-style ``cached_tokens`` is read as ``usage=`` reads it, a None left out), and the other
     keys of ``input_token_details``/``output_token_details`` (``cache_creation``, ``reasoning``...) are kept there,
-    checked as the counts are (a None left out: :func:`checked_details`).
+    checked as the counts are (a None left out: :func:`checked_details`); any other key (a custom model's
+    ``cost_usd``) is kept as it is, as LangChain's ``usage_metadata`` and ``usage=`` keep it (review 304 #4).
 
     Raises:
         UserError: a token count, or a value of those details, is not a whole number of 0 or more (text, ``3.5``,
@@ -81,6 +83,9 @@ def usage_from_langchain(usage: Any) -> Any:
         kept = checked_details(usage, key, refuse)
         if kept:
             out[key] = kept  # type: ignore[assignment]
+    for key, value in usage.items():  # any other key (a custom model's cost_usd...) as it is, as usage= keeps it
+        if key not in _READ:  # (review 304 #4)
+            out[key] = value
     return out
 
 
