@@ -29,3 +29,22 @@ def test_a_valid_notification_with_id_inside_its_params_passes_on_without_a_warn
     with caplog.at_level(logging.WARNING, logger="toolwire.mcp"):
         assert _check(line) == line
     assert not caplog.records
+
+
+@pytest.mark.parametrize("line", [
+    '{"jsonrpc": "2.0", "id": "req-\\ud800", "method": "ping"}',
+    '{"jsonrpc": "2.0", "id": "\\udfff\\u00e9", "method": "tools/call", "params": {"name": "echo", '
+    '"arguments": {"text": "a\\ud800"}}}',
+    '{"jsonrpc": "2.0", "id": "req-\\ud800", "method": "ping", "params": 5}',
+])
+def test_a_string_id_with_a_lone_surrogate_is_answered_with_that_id_as_written(line: str) -> None:
+    import json
+
+    answer = _check(line + "\n")
+    assert not isinstance(answer, str)
+    text = answer.message.model_dump_json(by_alias=True, exclude_unset=True)
+    text.encode("utf-8")  # (what the SDK's stdout writer does: it must not fail)
+    sent = json.loads(line)
+    got = json.loads(text)
+    assert got["id"] == sent["id"] and got["jsonrpc"] == "2.0"
+    assert got["error"]["code"] in (-32600, -32602) and "result" not in got

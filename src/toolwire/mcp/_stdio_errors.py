@@ -40,8 +40,10 @@ def _check(line: str) -> Any:
     than Python's recursion limit, review 232 #3), a batch or other JSON that is no object (-32600, null id), and a
     request object the SDK cannot read, which it would drop without a word (review 301 #1): -32600 with the request's
     id for a wrong ``jsonrpc``, ``method`` or no ``method``, with a null id for an id that is no string or integer;
-    -32602 with its id for ``params`` that are not an object. A notification or an answer from the client that the
-    SDK cannot read is logged and passed on (JSON-RPC answers neither). Passed on unchanged: a valid message, a blank
+    -32602 with its id for ``params`` that are not an object; -32600 for a string id holding a lone surrogate, with
+    that id escaped as it was written (run with U+FFFD, its answer would match no request; review 305 #4). A
+    notification or an answer from the client that the SDK cannot read is logged and passed on (JSON-RPC answers
+    neither). Passed on unchanged: a valid message, a blank
     line, and any line when the SDK cannot make the error (mcp 1.x may not make one with a null id). Raises nothing
     of its own.
     """
@@ -78,12 +80,17 @@ def _check(line: str) -> Any:
 
 def _object(line: str, value: dict[str, Any], read: Callable[[str], Any]) -> Any:
     """:func:`_check` for a JSON object the SDK cannot read as it is (``value``, read from ``line``)."""
+    written_id = value.get("id")  # (kept as read: an id with a lone surrogate is answered as written, review 305 #4)
+    odd_id = isinstance(written_id, str) and _SURROGATE.search(written_id) is not None
     dumped = json.dumps(value, ensure_ascii=False)
     fixed = _SURROGATE.sub("\ufffd", dumped) if _SURROGATE.search(dumped) else None
     if fixed is not None:  # (JavaScript's JSON.stringify writes a lone surrogate as \ud800; pydantic refuses it)
         value = json.loads(fixed)
     kind, fault = _fault(value)
-    name = _named(kind, value)
+    name = _named(kind, {**value, "id": written_id} if "id" in value else value)
+    if fault is None and odd_id and kind == "request":  # (run with U+FFFD, its answer would match no request)
+        fault = ("its id holds a lone surrogate (half of a UTF-16 pair, such as \\ud800), which is no Unicode "
+                 "character; send an id of Unicode text")
     if fault is None and fixed is not None:
         try:
             read(fixed)
@@ -98,8 +105,7 @@ def _object(line: str, value: dict[str, Any], read: Callable[[str], Any]) -> Any
                     fault or "it is no valid JSON-RPC message")
         return line
     code, said = (-32602, "Invalid params") if fault and "params" in fault else (-32600, "Invalid Request")
-    request_id = value.get("id")
-    request_id = request_id if _valid_id(request_id) else None
+    request_id = written_id if _valid_id(written_id) else None
     message = f"{said}: {fault or 'the server cannot read it as a JSON-RPC request'}"
     return _error_or(line, request_id, code, message, f"The MCP client sent {name} that the server cannot read")
 
@@ -162,6 +168,8 @@ def _error_or(line: str, request_id: Any, code: int, message: str, what: str, te
         root = getattr(mcp_types, "JSONRPCMessage", None)
         if isinstance(root, type) and "root" in getattr(root, "model_fields", {}):  # mcp 1.x: a RootModel
             error = root(error)
+        if isinstance(request_id, str) and _SURROGATE.search(request_id):  # (review 305 #4)
+            error = _Written(request_id, code, message)
         answer = SessionMessage(error)
     except Exception as exc:  # (an SDK whose JSONRPCError needs an id: the line is left to it, as before)
         log.debug("cannot answer a line that is no JSON-RPC message: %s", exc)
@@ -169,6 +177,19 @@ def _error_or(line: str, request_id: Any, code: int, message: str, what: str, te
     quoted = f" ({text[:80]!r})" if text is not None else ""
     log.warning("%s%s; it was answered with error %d (%s).", what, quoted, code, message)
     return answer
+
+
+class _Written:
+    """An SDK JSON-RPC error whose id is a string holding a lone surrogate, which pydantic cannot write as JSON: it
+    is written with that id escaped as the client wrote it (``"req-\\ud800"``), so the answer matches the request
+    (JSON-RPC 2.0 section 5). Only ``model_dump_json`` is asked of it, by the SDK's stdout writer."""
+
+    def __init__(self, request_id: str, code: int, message: str) -> None:
+        self.id, self.code, self.message = request_id, code, message
+
+    def model_dump_json(self, **_: Any) -> str:
+        return json.dumps({"jsonrpc": "2.0", "id": self.id, "error": {"code": self.code, "message": self.message}},
+                          separators=(",", ":"))
 
 
 @functools.lru_cache(maxsize=1)
