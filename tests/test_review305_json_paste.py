@@ -55,3 +55,32 @@ def test_clearly_json_text_that_cannot_be_read_is_refused_quoting_none_of_it(tex
 def test_a_command_line_starting_with_a_quoted_word_is_still_a_command_line() -> None:
     server = server_from('"my server" --flag')
     assert isinstance(server, StdioServer) and server.command == "my server" and server.args == ("--flag",)
+
+
+@pytest.mark.parametrize("spec", [
+    {"type": "sse", "url": "http://127.0.0.1:9/sse", "headers": {"Authorization": f"Bearer {SECRET}"}},
+    {"type": "SSE", "url": "http://127.0.0.1:9/sse"},
+    {"transport": "sse", "url": "http://127.0.0.1:9/sse"},
+    '"remote": {"type": "sse", "url": "http://127.0.0.1:9/sse"}',
+])
+def test_an_sse_entry_is_refused_saying_sse_is_not_supported(spec: object) -> None:
+    """Review 305 #2: ``"type": "sse"`` is not dropped to connect over streamable HTTP and blame the URL."""
+    with pytest.raises(UserError) as info:
+        server_from(spec)  # type: ignore[arg-type]
+    message = str(info.value)
+    assert "SSE" in message and "streamable HTTP" in message and "/mcp" in message
+    assert SECRET not in message and "check the URL" not in message
+
+
+def test_an_http_typed_entry_is_still_read() -> None:
+    server = server_from({"type": "streamable-http", "url": "http://127.0.0.1:9/mcp"})
+    assert server == server_from({"type": "http", "url": "http://127.0.0.1:9/mcp"})
+
+
+@pytest.mark.parametrize(("url", "statuses"), [("http://127.0.0.1:9/sse", []), ("http://127.0.0.1:9/x", [405])])
+def test_a_failed_connection_to_what_may_be_an_sse_server_says_sse_is_not_supported(url: str, statuses: list) -> None:
+    from toolwire.mcp import HttpServer
+    from toolwire.mcp.common import _connect_error
+
+    message = str(_connect_error(HttpServer(url), ConnectionError("refused"), statuses))
+    assert "SSE" in message and "streamable HTTP" in message and "/mcp" in message

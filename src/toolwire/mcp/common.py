@@ -19,6 +19,7 @@ import os
 import re
 import shlex
 import sys
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -280,13 +281,20 @@ def _json_entry(text: str) -> Any:
     return entry
 
 
+SSE_REFUSED = ("toolwire speaks streamable HTTP only and cannot reach an MCP server over SSE ('type': 'sse'): give "
+               "the server's streamable HTTP endpoint (often ending in /mcp) as 'url', or a command to start it.")
+
+
 def _check_dict(spec: Mapping[str, Any]) -> None:
-    """Refuse a server dict with both ``command`` and ``url`` (None counts as not given), or either not text; the
-    message names the keys and types, never a value."""
+    """Refuse a server dict with both ``command`` and ``url`` (None counts as not given), either not text, or
+    ``"type"`` / ``"transport"`` ``"sse"`` (the older HTTP+SSE transport, which toolwire does not speak); the message
+    names the keys and types, never a value."""
     if "mcpServers" in spec and not {"command", "url"} & spec.keys():  # (review 116: the whole config file)
         names = ", ".join(map(repr, list(spec["mcpServers"])[:3])) if isinstance(spec["mcpServers"], Mapping) else ""
         raise UserError("That is a whole MCP config ({'mcpServers': {...}}): pass one server's entry, such as "
                         f"config['mcpServers'][name]{f' (its servers: {names})' if names else ''}.")
+    if any(isinstance(spec.get(key), str) and spec[key].strip().lower() == "sse" for key in ("type", "transport")):
+        raise UserError(SSE_REFUSED)  # (not dropped to connect over the wrong transport, review 305 #2)
     if spec.get("command") is not None and spec.get("url") is not None:
         raise UserError("An MCP server dict has both 'command' and 'url': give 'command' (with 'args') for a server to "
                         "start here, or 'url' for one to reach over HTTP, not both.")
@@ -559,6 +567,11 @@ def _connect_error(server: StdioServer | HttpServer, cause: BaseException, statu
     if status in (401, 403):
         return UserError(f"The MCP server {label!r} refused the credentials (HTTP {status}, {detail}): check the "
                          f"token it needs, {HEADER_ADVICE}.")
+    if status == 405 or urllib.parse.urlsplit(server.url).path.rstrip("/").endswith("/sse"):  # (review 305 #2)
+        return UserError(f"Could not connect to the MCP server {label!r} ({f'HTTP {status}, ' if status else ''}"
+                         f"{detail}): toolwire speaks streamable HTTP only, so if this is an SSE server (its URL often "
+                         "ends in /sse), give its streamable HTTP endpoint (often ending in /mcp); else check the URL "
+                         "and that the server is running.")
     detail = f"HTTP {status}, {detail}" if status else detail
     return UserError(f"Could not connect to the MCP server {label!r} ({detail}): "
                      "check the URL and that the server is running.")
