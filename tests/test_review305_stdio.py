@@ -48,3 +48,24 @@ def test_a_string_id_with_a_lone_surrogate_is_answered_with_that_id_as_written(l
     got = json.loads(text)
     assert got["id"] == sent["id"] and got["jsonrpc"] == "2.0"
     assert got["error"]["code"] in (-32600, -32602) and "result" not in got
+
+
+BIG = "9" * 5000
+
+
+@pytest.mark.parametrize(("line", "request_id"), [
+    ('{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hi", '
+     '"n": %s}}}'.replace("%s", BIG), 5),
+    ('{"jsonrpc": "2.0", "id": "six", "method": "tools/call", "params": {"name": "echo", "arguments": '
+     '{"text": "a\\ud800", "n": -%s}}}'.replace("%s", BIG), "six"),
+    ('{"jsonrpc": "2.0", "id": %s, "method": "ping"}'.replace("%s", BIG), None),
+])
+def test_a_request_with_an_integer_too_long_to_read_is_answered_with_its_id(line: str, request_id: Any) -> None:
+    request_id_got, code, message = _error(_check(line + "\n"))
+    assert request_id_got == request_id and code in (-32600, -32602)
+    assert "not JSON" not in message
+
+
+def test_a_notification_with_an_integer_too_long_to_read_is_not_answered() -> None:
+    line = '{"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": %s}}\n'.replace("%s", BIG)
+    assert _check(line) == line

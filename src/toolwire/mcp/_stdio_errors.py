@@ -16,6 +16,7 @@ import functools
 import json
 import logging
 import re
+import sys
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -41,7 +42,8 @@ def _check(line: str) -> Any:
     request object the SDK cannot read, which it would drop without a word (review 301 #1): -32600 with the request's
     id for a wrong ``jsonrpc``, ``method`` or no ``method``, with a null id for an id that is no string or integer;
     -32602 with its id for ``params`` that are not an object; -32600 for a string id holding a lone surrogate, with
-    that id escaped as it was written (run with U+FFFD, its answer would match no request; review 305 #4). A
+    that id escaped as it was written (run with U+FFFD, its answer would match no request; review 305 #4), and for
+    one holding an integer of more than 4,300 digits, with its id (review 305 #3). A
     notification or an answer from the client that the SDK cannot read is logged and passed on (JSON-RPC answers
     neither). Passed on unchanged: a valid message, a blank
     line, and any line when the SDK cannot make the error (mcp 1.x may not make one with a null id). Raises nothing
@@ -59,8 +61,15 @@ def _check(line: str) -> Any:
         else:  # (an id of another type, 1.5 or true, makes the SDK read a request as a notification: never answered)
             if type(message).__name__ != "JSONRPCNotification" or not _has_id(text):
                 return line
+    long_ints = False
     try:
         value = json.loads(text)
+    except ValueError as exc:  # (JSON, maybe, with an integer past Python's 4,300 digits: read it, review 305 #3)
+        value = None if isinstance(exc, json.JSONDecodeError) else _with_long_ints(text)
+        if value is None:
+            return _error_or(line, None, -32700, "Parse error: the line is not JSON; send one JSON-RPC message per "
+                             "line", "The MCP client sent a line that is not JSON", text)
+        long_ints = True
     except RecursionError:  # (nested deeper than Python can read: it must not end the server, review 232 #3)
         return _error_or(line, None, -32700, "Parse error: the line nests too deeply to be read; send less nested "
                          "JSON", "The MCP client sent a line that is too deeply nested", text)
@@ -73,9 +82,52 @@ def _check(line: str) -> Any:
     if not isinstance(value, dict):
         return _error_or(line, None, -32600, "Invalid Request: not a JSON-RPC message",
                          "The MCP client sent a line that is not a JSON-RPC message", text)
+    if long_ints:
+        return _long(line, value)
     if read is None:  # (no SDK to check against: left to it, as before)
         return line
     return _object(line, value, read)
+
+
+class _LongInt:
+    """An integer of more than Python's 4,300 digits (``sys.get_int_max_str_digits``), read as its text."""
+
+    def __init__(self, digits: str) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"<an integer of {len(self.digits)} digits>"
+
+
+def _with_long_ints(text: str) -> Any:
+    """``text`` read as JSON with each integer too long for Python as a :class:`_LongInt`, or None when it is not
+    JSON even so (or nests too deeply)."""
+    def parse_int(digits: str) -> Any:
+        try:
+            return int(digits)
+        except ValueError:
+            return _LongInt(digits)
+
+    try:
+        return json.loads(text, parse_int=parse_int)
+    except Exception:
+        return None
+
+
+def _long(line: str, value: dict[str, Any]) -> Any:
+    """:func:`_check` for a JSON object holding an integer too long to read (the SDK cannot read it either): a
+    request is answered -32600 with its id (null when the id is that integer); anything else is logged and passed
+    on (review 305 #3)."""
+    kind, fault = _fault(value)
+    name = _named(kind, value)
+    if kind != "request":
+        log.warning("The MCP client sent %s holding an integer too long to read; it was skipped.", name)
+        return line
+    request_id = value.get("id") if _valid_id(value.get("id")) else None
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+    message = (f"Invalid Request: {fault}" if fault else f"Invalid Request: it holds an integer of more than {limit:,} "
+               "digits, which the server cannot read; send such a number as a string")
+    return _error_or(line, request_id, -32600, message, f"The MCP client sent {name} that the server cannot read")
 
 
 def _object(line: str, value: dict[str, Any], read: Callable[[str], Any]) -> Any:
