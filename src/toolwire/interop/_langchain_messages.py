@@ -14,6 +14,7 @@ from typing import Any
 
 from toolwire._call_records import in_reply_order
 from toolwire._extras import install_hint
+from toolwire._legacy_calls import legacy_call
 from toolwire._message_dicts import INDEX_KEY, unconvertible_langchain
 from toolwire.errors import UserError
 from toolwire.messages import (
@@ -66,6 +67,7 @@ def _usage_to_lc(usage: Any) -> Any:
             out[key] = dict(usage[key])
     if usage.get("cached_tokens") is not None:  # (merged, not replacing the other details: review 285 #3)
         out["input_token_details"] = {**out.get("input_token_details", {}), "cache_read": usage["cached_tokens"]}
+    out.update({k: v for k, v in usage.items() if k not in out and k != "cached_tokens"})  # (cost_usd: review 304 #4)
     return out
 
 
@@ -358,10 +360,9 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
                 calls = [tool_call(c["name"], dict(c.get("args") or {}), c.get("id")) for c in msg.tool_calls]
                 invalid = [invalid_tool_call(c.get("name"), c.get("args"), c.get("id"), c.get("error"))
                            for c in msg.invalid_tool_calls]
-            if not calls and not invalid and isinstance(legacy := extra.get("function_call"), dict) and isinstance(
-                    legacy.get("name"), str):  # OpenAI's legacy function call (review 93: it was not read as a call)
-                del extra["function_call"]
-                calls = [{"name": legacy["name"], "args": legacy.get("arguments") or ""}]  # the text read as AIMessage
+            if not calls and not invalid and (legacy_read := legacy_call(extra, msg.id)) is not None:  # OpenAI's legacy
+                del extra["function_call"]  # function call (review 93), its id the same on every reading (review 304)
+                calls, invalid = legacy_read
             # LangChain's keywords, read as AIMessage reads them (provider_data, refusal, the invalid calls' places)
             out.append(AIMessage(content, tool_calls=calls, invalid_tool_calls=invalid,
                                  usage_metadata=msg.usage_metadata or None,
