@@ -169,7 +169,7 @@ NThreadsOpt = Annotated[int | None, typer.Option(  # (ggml's own bound; 1,000,00
 McpOpt = Annotated[list[str] | None, typer.Option(
     "--mcp", metavar="SERVER",
     help="An MCP server whose tools to add: 'command args...' (stdio), an http(s):// URL, or one mcpServers entry as "
-         "JSON ('{\"command\": ..., \"args\": [...], \"env\": {...}}') (repeatable).")]
+         "JSON, with or without its name key ('{\"command\": ..., \"args\": [...], \"env\": {...}}') (repeatable).")]
 RepeatOpt = Annotated[list[str] | None, typer.Option(
     "--repeat-calls", metavar="NAME", help=(
         "A tool to run again on each repeated identical call, as one that adds or sends something must be "
