@@ -19,23 +19,13 @@ from typing import Any
 
 import pytest
 
+from bridge_kit import TENANT, WORK, answers, call, create_ticket
 from toolwire import Agent, AIMessage, ToolExecutor, tool
 from toolwire._bridges import BRIDGE
 from toolwire._signature import sync_wrapper
 from toolwire.testing import ScriptedChatModel
 
-WORK: list[str] = []  # what the wrappers did before running the coroutine, one entry per run
-TENANT: contextvars.ContextVar[str | None] = contextvars.ContextVar("tenant", default=None)
-
-
-async def _create_ticket(order_id: str) -> str:
-    """Open a support ticket.
-
-    Args:
-        order_id: The order id.
-    """
-    await asyncio.sleep(0)
-    return f"TCK-{order_id} for {TENANT.get()}"
+_create_ticket = create_ticket
 
 
 def _audited_asyncio_run(fn: Any) -> Any:
@@ -104,16 +94,7 @@ def _logged_async_to_sync(fn: Any) -> Any:  # a logging wrapper over asgiref's b
 _BRIDGES = [_audited_asyncio_run, _fresh_loop, _through_helper, _imported_inside, _logged_async_to_sync]
 
 
-def _call(name: str = "create_ticket", **args: Any) -> dict[str, Any]:
-    return {"name": name, "args": args or {"order_id": "7"}, "id": "c1", "type": "tool_call"}
-
-
-def _answers(made: Any, timeout: float | None) -> list[Any]:
-    """One call each way a tool is called: invoke (a call, bare arguments), ainvoke, the executor, sync and async."""
-    executor = ToolExecutor([made], timeout=timeout)
-    return [made.invoke(_call(), timeout=timeout).content, made.invoke({"order_id": "7"}, timeout=timeout),
-            asyncio.run(made.ainvoke({"order_id": "7"}, timeout=timeout)), executor.execute([_call()])[0].content,
-            asyncio.run(executor.aexecute([_call()]))[0].content]
+_call, _answers = call, answers
 
 
 @pytest.mark.parametrize("wrap", _BRIDGES)

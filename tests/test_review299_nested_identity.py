@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import threading
+from typing import Any
 
 import pytest
 
@@ -149,11 +150,17 @@ def hit(x: int) -> int:
 
 def test_shared_error_of_two_parallel_threads_names_each_call() -> None:
     executor = ToolExecutor([hit], handle_errors=False)
-    caught: dict[str, BaseException] = {}
+    ids = _ids_in_two_threads(lambda call_id: executor.execute([call(call_id, "hit", {"x": 1})]))
+    assert ids == {"A": "A", "B": "B"}
+
+
+def _ids_in_two_threads(run_call: Any) -> dict[str, Any]:
+    """``run_call(call_id)`` for the calls ``A`` and ``B`` in two threads at once: each call's raised error's id."""
+    caught: dict[str, ToolExecutionError] = {}
 
     def run(call_id: str) -> None:
         try:
-            executor.execute([call(call_id, "hit", {"x": 1})])
+            run_call(call_id)
         except ToolExecutionError as exc:
             caught[call_id] = exc
 
@@ -162,7 +169,7 @@ def test_shared_error_of_two_parallel_threads_names_each_call() -> None:
         thread.start()
     for thread in threads:
         thread.join()
-    assert {c: e.tool_call_id for c, e in caught.items()} == {"A": "A", "B": "B"}
+    return {c: e.tool_call_id for c, e in caught.items()}
 
 
 ASHARED = ToolValidationError("shared bad")
@@ -214,20 +221,7 @@ def quota(x: int) -> int:
 
 
 def test_shared_error_of_two_parallel_tool_invokes_names_each_call() -> None:
-    caught: dict[str, BaseException] = {}
-
-    def run(call_id: str) -> None:
-        try:
-            quota.invoke(call(call_id, "quota", {"x": 1}))
-        except ToolExecutionError as exc:
-            caught[call_id] = exc
-
-    threads = [threading.Thread(target=run, args=(c,)) for c in ("A", "B")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert {c: e.tool_call_id for c, e in caught.items()} == {"A": "A", "B": "B"}
+    assert _ids_in_two_threads(lambda call_id: quota.invoke(call(call_id, "quota", {"x": 1}))) == {"A": "A", "B": "B"}
 
 
 def test_shared_error_of_two_parallel_tool_ainvokes_names_each_call() -> None:
