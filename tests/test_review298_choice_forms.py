@@ -9,14 +9,9 @@ from typing import Any
 
 import pytest
 
+from gemini_kit import gemini_model, search
 from toolwire import tool
 from toolwire.errors import UserError
-
-
-@tool
-def search(q: str) -> str:
-    """Search."""
-    return q
 
 
 @tool
@@ -31,10 +26,7 @@ def delete_all() -> str:
     return "gone"
 
 
-def _model() -> Any:
-    from toolwire.models.google import ChatGoogleGenAI
-
-    return ChatGoogleGenAI("gemini-2.5-flash", api_key="AIza-test-0123456789", base_url="http://127.0.0.1:9")
+_model = gemini_model
 
 
 @pytest.mark.parametrize(("given", "neutral"), [
