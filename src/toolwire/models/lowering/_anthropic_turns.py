@@ -77,10 +77,11 @@ def _use(call: Any) -> dict[str, Any]:
 def _server_block(block: dict[str, Any]) -> bool:
     """Whether ``block`` is one of Anthropic's server tool blocks: a ``server_tool_use`` / ``mcp_tool_use``, or a
     server tool's result (``web_search_tool_result``, ``mcp_tool_result``...: a ``_tool_result`` suffix; a client
-    ``tool_result`` is not one)."""
+    ``tool_result`` is not one, nor LangChain's standard ``server_tool_result``, which the API has no block for:
+    review 307 #1)."""
     kind = block.get("type")
     return isinstance(kind, str) and (kind in ("server_tool_use", "mcp_tool_use") or (
-        kind.endswith("_tool_result") and kind != "tool_result"))
+        kind.endswith("_tool_result") and kind not in ("tool_result", "server_tool_result")))
 
 
 def _in_content(message: AIMessage) -> bool:
