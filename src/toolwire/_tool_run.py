@@ -43,10 +43,9 @@ from toolwire.errors import ToolExecutionError, ToolTimeoutError
 log = logging.getLogger("toolwire.tools")
 
 CANCEL_GRACE = 2.0
-"""Seconds an async tool cancelled at its timeout gets to finish its cleanup (``except CancelledError`` and
-``finally`` blocks: a rollback, closing a connection) before it is abandoned (its coroutine closed) and the
-call answered with the timeout error. The timeout error is returned at the end of the cleanup, so a call
-takes at most ``timeout + CANCEL_GRACE`` seconds."""
+"""Seconds an async tool cancelled at its timeout gets to finish its cleanup (``except CancelledError`` and ``finally``
+blocks: a rollback, closing a connection) before it is abandoned (its coroutine closed) and the call answered with the
+timeout error, returned at the end of the cleanup: a call takes at most ``timeout + CANCEL_GRACE`` seconds."""
 
 _CURRENT_CALL: contextvars.ContextVar[Mapping[str, Any] | None] = contextvars.ContextVar(
     "toolwire_current_tool_call", default=None)
