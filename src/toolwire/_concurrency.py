@@ -360,8 +360,8 @@ def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
             future.set_exception(exc)
 
     with ctrl_c_interrupts():  # (asyncio.run's handler could not stop this wait)
-        threading.Thread(target=run, name="toolwire-loop", daemon=True).start()
-        try:
+        try:  # (a Ctrl-C may come while start() waits: the worker may have run the whole call by then)
+            threading.Thread(target=run, name="toolwire-loop", daemon=True).start()
             return future.result()
         except KeyboardInterrupt as interrupt:
             if future.done():  # the worker's own, raised as it is; or a Ctrl-C pending as the run finished, which
