@@ -23,12 +23,12 @@ def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageC
     text fragments; list content (text and image blocks) goes whole in the first chunk; each tool call streams as
     its arguments' JSON text (so the arguments must be JSON values, as a provider's are; others are sent as their
     ``str``); invalid calls, usage, metadata and provider data go in the last chunk. Every chunk carries the message
-    ``id`` and ``name``. ``pieces`` > 1 cuts each text and argument string into about that many parts, to exercise
-    merging.
+    ``id`` and ``name``. ``pieces`` > 1 cuts each text and argument string into that many parts (fewer for a string
+    shorter than that: one character each), to exercise merging.
 
     Args:
         message: the reply to stream.
-        pieces: about how many parts to cut each string into (1: whole).
+        pieces: how many parts to cut each string into (1: whole).
 
     Returns:
         The chunks, in stream order; the list is never empty.
@@ -37,7 +37,7 @@ def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageC
     def cut(text: str) -> list[str]:
         if pieces <= 1 or len(text) <= 1:
             return [text] if text else []
-        step = max(1, len(text) // pieces)
+        step = -(-len(text) // pieces)  # (rounded up: at most ``pieces`` parts, review 309 #1)
         return [text[i:i + step] for i in range(0, len(text), step)]
 
     ids = {"id": message.id, "name": message.name}
