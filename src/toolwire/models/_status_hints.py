@@ -146,11 +146,18 @@ def names_field(message: str) -> bool:
     return _FIELD_TEXT.search(message) is not None
 
 
+_NO_FIELD = frozenset({"none", "null"})
+"""A ``param`` that names no field: Python's ``None`` and JSON's ``null`` written as text (LiteLLM's ``ProxyException``
+sends ``"param": "None"``)."""
+
+
 def named_field(message: str, param: Any) -> str:
     """``message`` with `` (field: <param>)`` after it when ``param`` (OpenAI's ``error.param``: ``"reasoning.effort"``,
     ``"messages[1].content"``) is text the message does not hold already; else ``message`` unchanged (``param``
-    ``None``, as other providers and many errors give it). The field is one line of at most 200 characters."""
-    if not isinstance(param, str) or not (field := " ".join(param.split())[:200]) or field in message:
+    ``None``, as other providers and many errors give it, or the text ``"None"``, ``"null"`` or ``""``, as LiteLLM's
+    proxy writes a missing one: review 310 #1). The field is one line of at most 200 characters."""
+    if not isinstance(param, str) or not (field := " ".join(param.split())[:200]) or field in message \
+            or field.lower() in _NO_FIELD:
         return message
     return f"{message.rstrip()} (field: {field})"
 

@@ -50,19 +50,30 @@ def _kind(value: Any) -> str | None:
     return value.strip().lower() if isinstance(value, str) else None
 
 
+def _http_status(value: Any) -> int | None:
+    """``value`` as an HTTP error status (400 to 599): an int, or the same in digits in a string, as LiteLLM's proxy
+    writes its errors' ``code`` (``"code": "401"``, review 310 #1); None for anything else."""
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) == 3:
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 400 <= value < 600:
+        return value
+    return None
+
+
 def error_status(*kinds: Any) -> int | None:
     """The HTTP status the error types or codes given stand for (``None`` when none does).
 
     Read in three passes, each in the order given: a code that is already an HTTP error status (an int from 400 to
-    599) is itself, ``server_error``/``api_error`` are 500, rate limits (``rate_limit_exceeded``,
+    599, or those digits in a string: LiteLLM's proxy sends ``"code": "401"``; review 310 #1) is itself,
+    ``server_error``/``api_error`` are 500, rate limits (``rate_limit_exceeded``,
     ``rate_limit_error``, and OpenAI's ``tokens``/``requests`` limit types) 429, ``overloaded_error`` 529; then the
     client errors: Anthropic's ``authentication_error`` 401, ``billing_error`` 402, ``permission_error`` 403,
     ``not_found_error`` 404, ``request_too_large`` 413, OpenAI's ``invalid_api_key`` 401, ``model_not_found`` 404,
     ``context_length_exceeded`` and ``invalid_prompt`` 400; last ``invalid_request_error``, 400.
     """
     for kind in kinds:
-        if isinstance(kind, int) and not isinstance(kind, bool) and 400 <= kind < 600:
-            return kind
+        if (status := _http_status(kind)) is not None:
+            return status
         if _kind(kind) in _STATUS:
             return _STATUS[_kind(kind)]  # type: ignore[index]
     for table in (_CLIENT_STATUS, _GENERIC_STATUS):
