@@ -166,11 +166,14 @@ def test_a_tools_own_execution_error_gets_its_call(how: str) -> None:
     assert frames[-1] == "own_error"  # the traceback still ends where the tool raised it
 
 
-def test_another_tools_error_keeps_its_own_name() -> None:
-    """An error of another tool the tool called is that inner call's: not relabelled as the outer call's."""
+def test_another_tools_error_without_a_call_names_the_models_call() -> None:
+    """An error of another tool the tool ran with plain arguments (no call, no id) names the model's call, both
+    attributes, so that it can be found in the reply; its message still names the inner tool (review 313 #3: it kept
+    ``("ok", None)``, which named none of the reply's calls)."""
     exc = run(ToolExecutor([calls_ok], handle_errors=False), [call("c8", "calls_ok", {"x": 1})], "sync")
     assert type(exc) is ToolValidationError
-    assert (exc.tool_name, exc.tool_call_id) == ("ok", None)
+    assert (exc.tool_name, exc.tool_call_id) == ("calls_ok", "c8")
+    assert "'ok'" in str(exc)
 
 
 def test_unknown_tool_is_as_before() -> None:

@@ -68,15 +68,15 @@ def _is_call(key: tuple[str | None, str] | None, tool_name: str, call_id: str) -
 def identified(exc: E, tool_name: str | None, call_id: Any, enclosing: Any = _FROM_CONTEXT) -> E:
     """``exc`` with the identity of the tool call it is raised for, when it is a ToolExecutionError that has none.
 
-    The error's ``tool_name`` and ``tool_call_id`` are set when its ``tool_call_id`` is None and its ``tool_name`` is
-    None or ``tool_name`` (an error of another tool the tool called itself keeps that inner call's identity). A
-    :class:`~toolwire.errors.ToolResultError` whose message opens as toolwire writes it (``"The tool returned..."``,
-    ``"The tool's result..."``) has it name the tool; nothing else of the message changes, nor the error's type,
-    cause, traceback or other attributes. An error this function already named for a call made inside this one (a
-    nested ``Tool.invoke(tool_call)``, ``ToolExecutor`` or ``Agent`` run of the tool's own, whose error it let
-    through) keeps that inner call's identity and message (review 299 #1). An error object it named for another call
-    (one object raised for two calls, as a module-level error instance) is copied for this call
-    (:func:`~toolwire._error_state.exclusive`), so each caller's error names its own call.
+    The error's ``tool_name`` and ``tool_call_id`` are set when its ``tool_call_id`` is None, also over the name of
+    another tool it gives (one the tool ran with plain arguments: review 313 #3, the raised error named no call of
+    the reply). A :class:`~toolwire.errors.ToolResultError` whose message opens as toolwire writes it (``"The tool
+    returned..."``, ``"The tool's result..."``) has it name the tool (the one it named, if any); nothing else of the
+    message changes, nor the error's type, cause, traceback or other attributes. An error this function already
+    named for a call made inside this one (a nested ``Tool.invoke(tool_call)``, ``ToolExecutor`` or ``Agent`` run of
+    the tool's own, whose error it let through) keeps that inner call's identity and message (review 299 #1). An
+    error object it named for another call (one object raised for two calls, as a module-level error instance) is
+    copied for this call (:func:`~toolwire._error_state.exclusive`), so each caller's error names its own call.
 
     Args:
         exc: the error a call failed with (any exception; only a ToolExecutionError is changed).
@@ -103,9 +103,10 @@ def identified(exc: E, tool_name: str | None, call_id: Any, enclosing: Any = _FR
     with _LOCK:
         filled = exc.__dict__.get(_FILLED)
         if filled is None:
-            if exc.tool_call_id is not None or exc.tool_name not in (None, tool_name):
-                return exc  # its creator's identity (an UnknownToolError's, another tool's error from a nested call)
+            if exc.tool_call_id is not None:
+                return exc  # its creator's identity (an UnknownToolError's)
             target, before = exc, exc.args
+            shown = exc.tool_name if isinstance(exc.tool_name, str) else tool_name  # (an inner call by arguments)
         else:
             if filled[:2] == (tool_name, call_id):  # named for this call before (an inner call with a fixed id made
                 with contextlib.suppress(Exception):  # again): enclosed by this caller now (review 306 #3)
@@ -118,12 +119,13 @@ def identified(exc: E, tool_name: str | None, call_id: Any, enclosing: Any = _FR
             try:
                 mark(exc)  # taken by another call: this call's copy (copied with its attributes, cause and traceback)
                 target, before = exclusive(exc), filled[2]
+                shown = tool_name
             except Exception:
                 return exc
         try:
             target.tool_name, target.tool_call_id = tool_name, call_id
             if isinstance(target, ToolResultError) and before and isinstance(before[0], str):
-                target.args = (_naming(before[0], tool_name), *before[1:])
+                target.args = (_naming(before[0], shown), *before[1:])
             target.__dict__[_FILLED] = (tool_name, call_id, before, outside)
         except Exception:  # (an error class that refuses attributes: left as it is)
             return exc

@@ -234,9 +234,13 @@ class ToolExecutionError(ToolwireError):
     Attributes:
         tool_name: the name of the tool that was called (may be unknown to the executor).
         tool_call_id: the id of the call, when the call came from a model. The error a
-            :class:`~toolwire.execution.ToolExecutor` (or an :class:`~toolwire.agent.Agent`) raises for a call under
-            ``handle_errors=False`` names that call by both (review 289 #1), unless the error already named another
-            tool's call (one the tool made itself, whose error it let through).
+            :class:`~toolwire.execution.ToolExecutor` (or an :class:`~toolwire.agent.Agent`, or ``Tool.invoke`` of a
+            tool call) raises for a call under ``handle_errors=False`` names that call by both (review 289 #1), so
+            that ``exc.tool_name`` and ``exc.tool_call_id`` find it among the reply's ``tool_calls``; also when the
+            error came from another tool the tool ran with plain arguments (``inner.invoke({...})``: no call, no id),
+            whose name then stays in the message only (review 313 #3). The one exception: an error that already
+            named a tool call keeps it, as one of a call with an id the tool made itself
+            (``inner.invoke(tool_call)``, a nested ToolExecutor or Agent run), whose error it let through.
         artifact: what the failed call gave besides its message, kept as the error ToolMessage's ``artifact`` (an
             MCP ``isError`` result's ``{"structured_content", "content"}``); None by default.
     """
