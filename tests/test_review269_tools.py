@@ -23,6 +23,8 @@ from typing import Any
 import pytest
 
 from toolwire import ToolExecutor, tool
+from toolwire._bridges import BRIDGE
+from toolwire._signature import sync_wrapper
 from toolwire.errors import ToolExecutionError, ToolValidationError
 
 
@@ -261,7 +263,9 @@ def test_a_structured_tools_coroutine_that_is_a_sync_wrapper_is_run_as_sync_code
 def test_a_wrappers_own_refusal_of_the_running_loop_is_not_retried_elsewhere() -> None:
     """A wrapper that would raise the refusal of the running loop itself is not called on the loop and then again
     (review 275 #1): this asgiref look-alike's ``__call__`` runs the coroutine with ``asyncio.run``, so it is read as a
-    bridge and called once, on a worker thread, where it succeeds (review 300 #1)."""
+    bridge and called once, on a worker thread, where it succeeds (review 300 #1); its check for a running loop makes
+    no "sync or async" wrapper of it, as it raises its own ``RuntimeError`` then (review 313 #1)."""
+    assert sync_wrapper(_AsyncToSync(_fetch)) == BRIDGE
     made = tool(_AsyncToSync(_fetch), name="fetch")
     calls: list[str] = []
     made.func.func = functools.partial(_counted, calls)  # type: ignore[attr-defined]

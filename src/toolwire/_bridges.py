@@ -7,7 +7,8 @@ decorator: it must be called on the event loop's thread, review 275 #1) or runs 
 once, as LangChain runs any sync function (review 295 #1: a wrapper that did work before ``asyncio.run`` did it
 twice, called on the loop's thread, refused, then called again; #2: ``new_event_loop().run_until_complete`` failed
 on every call). Only its code can tell which it is before it is called: :func:`runs_coroutine_itself` reads the
-names it uses.
+names it uses. A "sync or async" wrapper, which runs its coroutine only when no loop runs and hands it back when one
+does, is called on the loop's thread (review 313 #1: on a worker thread it ran the tool on a private loop).
 """
 
 from __future__ import annotations
@@ -40,7 +41,16 @@ _LOOP_LIBRARIES = frozenset({"asyncio", "anyio", "trio", "uvloop", "asyncer", "a
 _LOOP_ATTRIBUTES = frozenset({"runners", "from_thread"})  # ``asyncio.runners.run``, ``trio.from_thread.run``
 _GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "LOAD_FROM_DICT_OR_GLOBALS"})  # a name read from the module
 _NAME_LOADS = _GLOBAL_LOADS | {"LOAD_DEREF", "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF"}
-_FAST_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW"})
+# A local read; the pairs (3.13's ``LOAD_FAST_LOAD_FAST``, ``STORE_FAST_LOAD_FAST``, 3.14's
+# ``LOAD_FAST_BORROW_LOAD_FAST_BORROW``: the ``dis`` docs, "Added in version 3.13"/"3.14") load their second name last.
+_FAST_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_FAST_LOAD_FAST",
+                         "STORE_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"})
+# What asks whether an event loop runs on the thread: a "sync or async" wrapper that runs its coroutine itself only
+# when none runs, else hands it back, is no bridge (review 313 #1), unless it hands the run to another thread.
+_LOOP_CHECKS = frozenset({"get_running_loop", "_get_running_loop", "is_running", "current_async_library"})
+_OTHER_THREADS = frozenset({"submit", "Thread", "ThreadPoolExecutor", "start_new_thread", "run_in_executor",
+                            "to_thread", "run_coroutine_threadsafe"})
+_RAISE = dis.opmap["RAISE_VARARGS"]
 _ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
 _ASYNC_FLAGS = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _MAX_LAYERS = 100  # decorators followed through ``__wrapped__``
@@ -61,9 +71,15 @@ def runs_coroutine_itself(func: Any) -> bool:
     ``functools.update_wrapper(self, fn)``) is read through its class's ``__call__`` (review 300 #1); one of a class
     named ``AsyncToSync`` (asgiref's) is a bridge.
     Naming ``new_event_loop``, or handing back ``run_coroutine_threadsafe``'s future, makes no bridge: such a wrapper
-    may return a task or future for the caller's loop (review 300 #2). A bridge hidden deeper (a helper two calls
-    down, a method of an object) is not seen: the tool then calls the wrapper on the loop's thread and, when the
-    bridge refuses that loop, again on a worker thread (:func:`toolwire._signature.loop_refused`).
+    may return a task or future for the caller's loop (review 300 #2). Nor is a function (a layer, or a helper it
+    names) that checks for a running loop (``asyncio.get_running_loop``, ``asyncio._get_running_loop`` or
+    ``asyncio.events._get_running_loop``, a loop's ``is_running``, sniffio's ``current_async_library``) a bridge, its
+    helpers unread, unless it also raises a ``RuntimeError`` of its own (it refuses a running loop) or names
+    ``submit``, ``Thread``, ``ThreadPoolExecutor``, ``start_new_thread``, ``run_in_executor``, ``to_thread`` or
+    ``run_coroutine_threadsafe`` (it runs the coroutine on another thread): such a "sync or async" wrapper hands its
+    coroutine back when a loop runs, so the caller's loop must await it (review 313 #1). A bridge hidden deeper (a
+    helper two calls down, a method of an object) is not seen: the tool then calls the wrapper on the loop's thread
+    and, when the bridge refuses that loop, again on a worker thread (:func:`toolwire._signature.loop_refused`).
 
     Args:
         func: the tool's function.
@@ -102,6 +118,8 @@ def _layer_bridges(layer: Any) -> bool:
         layer = inspect.getattr_static(type(layer), "__call__", None)
         if type(layer) is not types.FunctionType or layer.__code__.co_flags & _ASYNC_FLAGS:
             return False
+    if _hands_back(layer):  # (what it runs itself, through a helper too, only when no loop runs)
+        return False
     if _code_bridges(layer):
         return True
     read: dict[int, bool] = {id(layer): False}  # helper -> whether it bridges (one read per helper)
@@ -182,12 +200,40 @@ def _code_bridges(func: types.FunctionType) -> bool:
         names.update(code.co_names)
         if _WAITED.issubset(code.co_names):
             return True
+    if names & _LOOP_CHECKS and _hands_back(func):
+        return False
     if names & _BRIDGE_NAMES:
         return True
     if not names & _RUN_NAMES:
         return False
     closure = _closure(func)
     return any(_runs_from_library(code, func.__globals__, closure) for code in codes if _RUN_NAMES & set(code.co_names))
+
+
+def _hands_back(func: types.FunctionType) -> bool:
+    """Whether ``func``'s own code (nested code included) checks for a running event loop (:data:`_LOOP_CHECKS`:
+    ``asyncio.get_running_loop()``, ``asyncio._get_running_loop()``, a loop's ``is_running()``, sniffio's
+    ``current_async_library()``), so that it may hand its coroutine back when one runs, and neither refuses that loop
+    itself (``raise RuntimeError(...)``, as asgiref's ``AsyncToSync``) nor hands the run to another thread
+    (:data:`_OTHER_THREADS`: ``pool.submit(asyncio.run, coro)``, ``threading.Thread``)."""
+    codes = list(_codes(func.__code__))
+    names = {name for code in codes for name in code.co_names}
+    if not names & _LOOP_CHECKS or names & _OTHER_THREADS:
+        return False
+    return not any(_refuses(code) for code in codes  # (read with dis only when it holds a raise)
+                   if "RuntimeError" in code.co_names and _RAISE in code.co_code[::2])
+
+
+def _refuses(code: types.CodeType) -> bool:
+    """Whether ``code`` raises a ``RuntimeError`` of its own (the last global it loads before a ``raise X`` is
+    ``RuntimeError``)."""
+    last = None
+    for opname, argval in _instructions(code):
+        if opname in _GLOBAL_LOADS:
+            last = argval
+        elif opname == "RAISE_VARARGS" and argval and last == "RuntimeError":
+            return True
+    return False
 
 
 def _library(value: Any) -> bool:
@@ -208,7 +254,7 @@ def _runs_from_library(code: types.CodeType, namespace: dict[str, Any], closure:
         if opname == "IMPORT_NAME":
             importing = argval.partition(".")[0] in _LOOP_LIBRARIES
         elif opname.startswith("STORE_") and importing:
-            local.add(argval)
+            local.add(argval[0] if type(argval) is tuple else argval)  # (STORE_FAST_LOAD_FAST: the first is stored)
         elif opname != "IMPORT_FROM":
             importing = False
         if type(argval) is str and argval in _RUN_NAMES:
@@ -229,7 +275,7 @@ def _loads_library(instruction: tuple[str, Any], namespace: dict[str, Any], clos
     functions."""
     opname, name = instruction
     if opname in _FAST_LOADS:
-        return name in local
+        return (name[-1] if type(name) is tuple else name) in local
     if opname not in _NAME_LOADS:
         return False
     return name in local or _library(closure[name] if name in closure else namespace.get(name))

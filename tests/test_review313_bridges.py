@@ -1,0 +1,309 @@
+"""Review 313 #1-#2: sync wrappers of an ``async def`` that run it themselves (bridges).
+
+#1: a "sync or async" wrapper (it runs its coroutine with ``asyncio.run`` only when no event loop runs, else hands it
+back) was read as a bridge because it names ``asyncio.run``: under ``ainvoke``/Agent it was called on a worker thread,
+where no loop runs, so the tool ran on a private loop and the app's loop-bound objects failed there. A wrapper that
+checks for a running loop is called on the loop's thread again (as at 460fea7), unless it refuses that loop itself
+(``raise RuntimeError``) or hands the run to another thread; every other bridge shape stays a bridge.
+#2: a bridge still running on its worker thread when the run stopped was answered "was stopped while it ran", while
+its thread went on: it is answered as a sync tool's call still on its thread, and counted as one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import functools
+import threading
+from typing import Any
+
+import pytest
+import sniffio
+
+from bridge_kit import create_ticket
+from toolwire import Agent, AIMessage, ToolExecutor, _bridges, tool
+from toolwire._bridges import BRIDGE
+from toolwire._signature import sync_wrapper
+from toolwire.testing import ScriptedChatModel
+
+LOOPS: list[asyncio.AbstractEventLoop] = []
+
+
+async def where(q: str) -> str:
+    """Say which loop runs it.
+
+    Args:
+        q: Any text.
+    """
+    LOOPS.append(asyncio.get_running_loop())
+    return q
+
+
+def _call(name: str = "where", **args: Any) -> dict[str, Any]:
+    return {"name": name, "args": args or {"q": "a"}, "id": "c1", "type": "tool_call"}
+
+
+# -- #1: wrappers that hand the coroutine back when a loop runs ------------------------------------------------------
+
+def _dual_get_running_loop(fn: Any) -> Any:  # the review's shape
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **k: Any) -> Any:
+        coro = fn(*a, **k)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(coro)
+        return coro
+    return wrapper
+
+
+def _dual_private_check(fn: Any) -> Any:
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **k: Any) -> Any:
+        if asyncio.events._get_running_loop() is None:
+            return asyncio.run(fn(*a, **k))
+        return asyncio.ensure_future(fn(*a, **k))
+    return wrapper
+
+
+def _dual_is_running(fn: Any) -> Any:  # the older get_event_loop shape
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **k: Any) -> Any:
+        try:
+            loop = asyncio.get_event_loop()
+        except RuntimeError:
+            return asyncio.run(fn(*a, **k))
+        if loop.is_running():
+            return fn(*a, **k)
+        return loop.run_until_complete(fn(*a, **k))
+    return wrapper
+
+
+def _dual_sniffio(fn: Any) -> Any:
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **k: Any) -> Any:
+        try:
+            sniffio.current_async_library()
+        except sniffio.AsyncLibraryNotFoundError:
+            return asyncio.run(fn(*a, **k))
+        return fn(*a, **k)
+    return wrapper
+
+
+def _maybe_run(coro: Any) -> Any:  # a module-level "run it unless a loop runs" helper the wrapper names
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    return coro
+
+
+def _dual_through_helper(fn: Any) -> Any:
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **k: Any) -> Any:
+        return _maybe_run(fn(*a, **k))
+    return wrapper
+
+
+def _run_it(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def _dual_checked_here_run_in_helper(fn: Any) -> Any:  # the check in the wrapper, the bridge in a helper it names
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **k: Any) -> Any:
+        coro = fn(*a, **k)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return _run_it(coro)
+        return coro
+    return wrapper
+
+
+_DUALS = [_dual_get_running_loop, _dual_private_check, _dual_is_running, _dual_sniffio, _dual_through_helper,
+          _dual_checked_here_run_in_helper]
+
+
+@pytest.mark.parametrize("wrap", _DUALS)
+def test_a_wrapper_handing_back_its_coroutine_when_a_loop_runs_is_awaited_on_the_callers_loop(wrap: Any) -> None:
+    made = tool(wrap(where), name="where")
+    assert sync_wrapper(made.func) is True
+
+    async def run() -> tuple[Any, ...]:
+        LOOPS.clear()
+        own = asyncio.get_running_loop()
+        value = await made.ainvoke({"q": "x"})
+        message = (await ToolExecutor([made]).aexecute([_call()]))[0]
+        return value, message.content, len(LOOPS) == 2 and all(loop is own for loop in LOOPS)
+
+    assert asyncio.run(run()) == ("x", "a", True)
+    assert made.invoke({"q": "y"}) == "y"  # a sync call: on toolwire's loop, as at 460fea7
+    assert ToolExecutor([made]).execute([_call()])[0].content == "a"
+
+
+def test_the_reviews_wrapper_uses_the_apps_loop_bound_objects_under_an_agent() -> None:
+    """The review's reproduction: the tool awaits a future made on the app's loop (a client, a pool, a lock bound to
+    it), which only that loop can wait for."""
+    made_on: dict[str, asyncio.Future[str]] = {}
+
+    @_dual_get_running_loop
+    async def fetch(key: str) -> str:
+        """Fetch a key.
+
+        Args:
+            key: The key.
+        """
+        return f"{key}: " + await asyncio.wait_for(made_on["loop"], 5)
+
+    made = tool(fetch)
+    model = ScriptedChatModel([AIMessage("", tool_calls=[_call("fetch", key="a")]), "done"])
+
+    async def run() -> Any:
+        made_on["loop"] = ready = asyncio.get_running_loop().create_future()
+        asyncio.get_running_loop().call_soon(ready.set_result, "ok")
+        return await Agent(model, [made]).ainvoke("fetch a")
+
+    result = asyncio.run(run())
+    assert result.messages[2].text == "a: ok" and result.messages[2].status == "success"
+
+
+# -- #1: shapes that stay bridges ---------------------------------------------------------------------------------
+
+def _refusing(fn: Any) -> Any:  # asgiref's AsyncToSync's way: it checks, and refuses a running loop
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **k: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(fn(*a, **k))
+        raise RuntimeError("You cannot use this wrapper in the same thread as an async event loop.")
+    return wrapper
+
+
+def _to_a_thread(fn: Any) -> Any:  # "run it from anywhere": checks, and runs it on another thread's loop
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **k: Any) -> Any:
+        coro = fn(*a, **k)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(coro)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, coro).result()
+    return wrapper
+
+
+def _run_from_anywhere(coro: Any) -> Any:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    result: list[Any] = []
+    thread = threading.Thread(target=lambda: result.append(asyncio.run(coro)))
+    thread.start()
+    thread.join()
+    return result[0]
+
+
+def _to_a_thread_in_helper(fn: Any) -> Any:
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **k: Any) -> Any:
+        return _run_from_anywhere(fn(*a, **k))
+    return wrapper
+
+
+def _review_313_patterns() -> list[Any]:  # /tmp/review313/bridge_patterns.py: all detected as bridges
+    def w1(fn: Any) -> Any:
+        @functools.wraps(fn)
+        def wrapper(*a: Any, **k: Any) -> Any:
+            import asyncio.runners as runners_mod
+            return runners_mod.run(fn(*a, **k))
+        return wrapper
+
+    def w2(fn: Any) -> Any:
+        @functools.wraps(fn)
+        def wrapper(*a: Any, **k: Any) -> Any:
+            from asyncio import runners
+            return runners.run(fn(*a, **k))
+        return wrapper
+
+    def w3(fn: Any) -> Any:
+        @functools.wraps(fn)
+        def wrapper(*a: Any, **k: Any) -> Any:
+            with concurrent.futures.ThreadPoolExecutor(1) as ex:
+                return ex.submit(asyncio.run, fn(*a, **k)).result()
+        return wrapper
+
+    def w4(fn: Any) -> Any:
+        runner = asyncio.run
+
+        @functools.wraps(fn)
+        def wrapper(*a: Any, **k: Any) -> Any:
+            return runner(fn(*a, **k))
+        return wrapper
+
+    def w5(fn: Any) -> Any:
+        @functools.wraps(fn)
+        def wrapper(*a: Any, **k: Any) -> Any:
+            loop = asyncio.new_event_loop()
+            try:
+                return loop.run_until_complete(fn(*a, **k))
+            finally:
+                loop.close()
+        return wrapper
+
+    class W7:
+        def __init__(self, fn: Any) -> None:
+            functools.update_wrapper(self, fn)
+            self.fn = fn
+
+        def __call__(self, *a: Any, **k: Any) -> Any:
+            return asyncio.run(self.fn(*a, **k))
+
+    def w8(fn: Any) -> Any:
+        @functools.wraps(fn)
+        def wrapper(*a: Any, **k: Any) -> Any:
+            run = asyncio.run
+            return run(fn(*a, **k))
+        return wrapper
+
+    return [w1, w2, w3, w4, w5, _global_alias, W7, w8]
+
+
+_RUN = asyncio.run
+
+
+def _global_alias(fn: Any) -> Any:
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **k: Any) -> Any:
+        return _RUN(fn(*a, **k))
+    return wrapper
+
+
+@pytest.mark.parametrize("wrap", [_refusing, _to_a_thread, _to_a_thread_in_helper, *_review_313_patterns()])
+def test_bridges_stay_bridges(wrap: Any) -> None:
+    made = tool(wrap(create_ticket), name="create_ticket")
+    assert sync_wrapper(made.func) == BRIDGE
+    assert asyncio.run(made.ainvoke({"order_id": "7"})) == "TCK-7 for None"
+
+
+def test_a_local_asyncio_loaded_by_a_313_superinstruction_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python 3.13 fuses ``STORE_FAST asyncio; LOAD_FAST asyncio`` (``import asyncio`` in the function, then
+    ``asyncio.run``) into ``STORE_FAST_LOAD_FAST``, and a pair of loads into ``LOAD_FAST_LOAD_FAST`` (3.14:
+    ``LOAD_FAST_BORROW_LOAD_FAST_BORROW``), whose ``argval`` is a pair of names: read as the 3.13 ``dis`` gives them."""
+    def wrapper(coro: Any) -> Any:
+        import asyncio
+        return asyncio.run(coro)
+
+    code = wrapper.__code__
+    stored = [("IMPORT_NAME", "asyncio"), ("STORE_FAST_LOAD_FAST", ("asyncio", "asyncio")), ("LOAD_ATTR", "run")]
+    paired = [("IMPORT_NAME", "asyncio"), ("STORE_FAST", "asyncio"), ("LOAD_FAST_LOAD_FAST", ("coro", "asyncio")),
+              ("LOAD_ATTR", "run")]
+    borrowed = [("IMPORT_NAME", "asyncio"), ("STORE_FAST", "asyncio"),
+                ("LOAD_FAST_BORROW_LOAD_FAST_BORROW", ("coro", "asyncio")), ("LOAD_ATTR", "run")]
+    other = [("IMPORT_NAME", "asyncio"), ("STORE_FAST", "asyncio"), ("LOAD_FAST_LOAD_FAST", ("asyncio", "coro")),
+             ("LOAD_ATTR", "run")]  # (``run`` read on ``coro``, not on asyncio)
+    for instructions, bridges in ((stored, True), (paired, True), (borrowed, True), (other, False)):
+        monkeypatch.setattr(_bridges, "_instructions", lambda _code, listed=instructions: iter(listed))
+        assert _bridges._runs_from_library(code, {}, {}) is bridges, instructions
