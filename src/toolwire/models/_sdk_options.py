@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 from collections.abc import Callable, Mapping
 from numbers import Integral, Real
 from typing import Any
 
 from toolwire.errors import UserError
 
-__all__ = ["check_call_options", "check_generation_options", "check_model_kwargs", "model_argument",
+__all__ = ["check_call_options", "client_base_url", "check_generation_options", "check_model_kwargs", "model_argument",
            "refuse_class_format", "refuse_untaken", "shown_value", "untaken_names"]
 
 
@@ -80,6 +81,23 @@ _BUILT: dict[str, str] = {
 # an api_key among them would reach the server in the request's body
 _CLIENT = frozenset({"api_key", "base_url", "organization", "max_retries", "retry_backoff", "default_headers",
                      "default_query"})
+
+
+def client_base_url(base_url: str | None, env: str, default: str) -> str:
+    """The base URL an SDK client is made with, always given explicitly (review 314 #1): ``base_url`` (checked by the
+    model), else the environment variable ``env`` without the spaces around it, else ``default`` (the SDK's own). A
+    blank variable (``OPENAI_BASE_URL=`` in a ``.env`` file) counts as unset: given ``None``, the ``openai`` and
+    ``anthropic`` clients would read it themselves and send every request to an empty URL.
+
+    Args:
+        base_url: the model's base URL, or None.
+        env: the variable the SDK reads (``"ANTHROPIC_BASE_URL"``).
+        default: the SDK's default endpoint (``"https://api.anthropic.com"``).
+
+    Returns:
+        The URL to give the SDK client.
+    """
+    return base_url or (os.environ.get(env) or "").strip() or default
 
 
 def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str, Any]:

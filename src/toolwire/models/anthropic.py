@@ -26,6 +26,7 @@ from toolwire.models._retry import (
     transport_error,
 )
 from toolwire.models._sdk import SDKChatModel
+from toolwire.models._sdk_options import client_base_url
 from toolwire.models._tool_conversion import ServerTool, openai_builtin
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import anthropic as codec
@@ -166,7 +167,8 @@ class ChatAnthropic(SDKChatModel):
     def _make_client(self, asynchronous: bool) -> Any:
         cls = self.sdk.AsyncAnthropic if asynchronous else self.sdk.Anthropic
         assert self._api_key is not None
-        return cls(api_key=self._api_key.get(), base_url=self.base_url, timeout=self.timeout, max_retries=0)
+        url = client_base_url(self.base_url, self.base_url_env, "https://api.anthropic.com")  # (review 314 #1)
+        return cls(api_key=self._api_key.get(), base_url=url, timeout=self.timeout, max_retries=0)
 
     def _endpoint(self, client: Any, stream: bool) -> Any:
         create = client.messages.create

@@ -285,7 +285,8 @@ class ChatOpenAI(NamedChoiceTries, SDKChatModel):
         cls = self.sdk.AsyncOpenAI if asynchronous else self.sdk.OpenAI
         key = self._api_key.for_client(asynchronous) if self._api_key else "not-needed"
         url, query = split_query(self.base_url)
-        return cls(api_key=key, base_url=url, default_query={**query, **self._default_query} or None,
+        return cls(api_key=key, base_url=url or "https://api.openai.com/v1",  # (never None: review 314 #1)
+                   default_query={**query, **self._default_query} or None,
                    default_headers=self._default_headers or None, organization=self.organization,
                    timeout=self.timeout, max_retries=0)
 
