@@ -56,6 +56,7 @@ _RULES: dict[str, tuple[Callable[[Any], bool], str, str]] = {
     "text_tool_calls": (lambda v: isinstance(v, bool), "True, False or None", "True"),
     "mistral_call_ids": (lambda v: isinstance(v, bool), "True, False or None", "True"),
     "organization": (lambda v: isinstance(v, str) and bool(v.strip()), "the organization id as text", "'org-...'"),
+    "project": (lambda v: isinstance(v, str) and bool(v.strip()), "the project id as text", "'proj_...'"),
 }
 _GENERATION = ("temperature", "max_tokens", "top_p", "stop", "seed")  # what a call's options may set too
 _NOT_MISSPELT = frozenset({"top_k"})  # providers' own options close to a generation option's name
@@ -79,7 +80,7 @@ _BUILT: dict[str, str] = {
 }
 # settings of the client a model is made with, which a call's options (or model_kwargs) would send as request fields:
 # an api_key among them would reach the server in the request's body
-_CLIENT = frozenset({"api_key", "base_url", "organization", "max_retries", "retry_backoff", "default_headers",
+_CLIENT = frozenset({"api_key", "base_url", "organization", "project", "max_retries", "retry_backoff", "default_headers",
                      "default_query"})
 
 
@@ -106,7 +107,7 @@ def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str
     Args:
         owner: the model class's name, as the messages name it (``"ChatOpenAI"``).
         options: ``{"temperature", "max_tokens", "top_p", "stop", "seed", "streaming"}`` (or ChatOpenAI's
-            ``use_responses_api``, ``stream_usage``, ``text_tool_calls``, ``mistral_call_ids``, ``organization``) as
+            ``use_responses_api``, ``stream_usage``, ``text_tool_calls``, ``mistral_call_ids``, ``organization``, ``project``) as
             given; None is "not given" (left out of the result), and so is ``stop=[]``.
 
     Returns:
@@ -116,7 +117,7 @@ def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str
         UserError: a value of the wrong kind or out of range (a temperature below 0, NaN or text; ``top_p`` outside
             0..1; ``max_tokens`` below 1 or not whole; ``stop`` not text or a list of text; ``seed`` not whole;
             ``streaming`` not a bool; ChatOpenAI's ``use_responses_api``, ``stream_usage``, ``text_tool_calls`` and
-            ``mistral_call_ids`` not a bool, its ``organization`` not text): ``"ChatOpenAI: temperature must be a
+            ``mistral_call_ids`` not a bool, its ``organization`` or ``project`` not text): ``"ChatOpenAI: temperature must be a
             number of 0 or more, not 'hot'; pass e.g. temperature=0.7."``.
     """
     given: dict[str, Any] = {}
@@ -208,7 +209,7 @@ def _client_advice(owner: str, key: str) -> str:
 
 
 # client settings only some classes take -> those classes (the others are every hosted model's)
-_OWN_CLIENT = {"organization": ("ChatOpenAI",), "default_headers": ("ChatOpenAI",), "default_query": ("ChatOpenAI",)}
+_OWN_CLIENT = {"organization": ("ChatOpenAI",), "project": ("ChatOpenAI",), "default_headers": ("ChatOpenAI",), "default_query": ("ChatOpenAI",)}
 # (class, setting it does not take) -> the request option that does the same
 _CLIENT_INSTEAD = {
     ("ChatAnthropic", "default_headers"): "give the headers as extra_headers={...}, in model_kwargs to send them "

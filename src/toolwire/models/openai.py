@@ -70,7 +70,10 @@ class ChatOpenAI(NamedChoiceTries, SDKChatModel):
             (``POST /v1/chat/completions``). Reasoning items are kept and sent back unchanged.
         stream_usage: ask for token usage at the end of a stream (``stream_options.include_usage``); turn it
             off for a server that refuses ``stream_options`` (its error then says so).
-        organization: the OpenAI organization id, if any.
+        organization: the OpenAI organization id, if any (sent as the ``OpenAI-Organization`` header; default:
+            ``OPENAI_ORG_ID``).
+        project: the OpenAI project id, if any (sent as the ``OpenAI-Project`` header, as the ``openai`` SDK sends
+            it; default: ``OPENAI_PROJECT_ID``).
         text_tool_calls: read tool calls the server left in the reply's text (``<tool_call>`` blocks, JSON
             call objects, ``[f(a=1)]`` lists, for bound tool names only) when the reply has no native
             ``tool_calls``; a server that does not parse the model's calls itself sends them that way. JSON
@@ -158,7 +161,7 @@ class ChatOpenAI(NamedChoiceTries, SDKChatModel):
             neither: also refused per call, at that call), or an option of the wrong kind or out of range
             (``use_responses_api``,
             ``stream_usage`` and ``text_tool_calls`` take a bool, ``mistral_call_ids`` a bool or None,
-            ``organization`` text), or misspelled (the message
+            ``organization`` and ``project`` text), or misspelled (the message
             names the close match: ``openai_api_base`` is ``base_url``; an option with none, that it goes in
             ``model_kwargs`` when it is a field of the API's requests), ``reasoning_effort``, ``verbosity`` or
             ``service_tier`` not text, ``reasoning`` not a dict or given for Chat Completions on OpenAI or Azure,
@@ -176,8 +179,8 @@ class ChatOpenAI(NamedChoiceTries, SDKChatModel):
     extra: ClassVar[str] = "openai"
 
     def __init__(self, model: str | None = None, *, use_responses_api: bool = False, stream_usage: bool = True,
-                 organization: str | None = None, text_tool_calls: bool | None = None, azure: bool | None = None,
-                 compatible: bool | None = None, mistral_call_ids: bool | None = None,
+                 organization: str | None = None, project: str | None = None, text_tool_calls: bool | None = None,
+                 azure: bool | None = None, compatible: bool | None = None, mistral_call_ids: bool | None = None,
                  reasoning_effort: str | None = None, reasoning: dict[str, Any] | None = None,
                  verbosity: str | None = None, service_tier: str | None = None,
                  default_headers: Mapping[str, str] | None = None, default_query: Mapping[str, Any] | None = None,
@@ -187,7 +190,7 @@ class ChatOpenAI(NamedChoiceTries, SDKChatModel):
                            _HANDLED)
         check_generation_options(type(self).__name__, {
             "use_responses_api": use_responses_api, "stream_usage": stream_usage, "organization": organization,
-            "text_tool_calls": text_tool_calls, "mistral_call_ids": mistral_call_ids})
+            "project": project, "text_tool_calls": text_tool_calls, "mistral_call_ids": mistral_call_ids})
         self.mistral_call_ids = mistral_call_ids
         self.use_responses_api = use_responses_api
         if isinstance(kwargs.get("model_kwargs"), Mapping):  # (the shared check gives the advice of every API)
@@ -196,7 +199,7 @@ class ChatOpenAI(NamedChoiceTries, SDKChatModel):
         if use_responses_api:  # no stop or seed: refused when the model is built (review 77)
             self.untaken_options = "responses"  # type: ignore[misc]
         self.stream_usage = stream_usage
-        self.organization = organization
+        self.organization, self.project = organization, project  # (project: review 314 #2)
         setting = "base_url" if kwargs.get("base_url") else "OPENAI_BASE_URL"
         kwargs["base_url"] = _check_base_url(kwargs.get("base_url") or (os.environ.get("OPENAI_BASE_URL") or "").strip()
                                              or None, setting)
@@ -288,7 +291,7 @@ class ChatOpenAI(NamedChoiceTries, SDKChatModel):
         return cls(api_key=key, base_url=url or "https://api.openai.com/v1",  # (never None: review 314 #1)
                    default_query={**query, **self._default_query} or None,
                    default_headers=self._default_headers or None, organization=self.organization,
-                   timeout=self.timeout, max_retries=0)
+                   project=self.project, timeout=self.timeout, max_retries=0)
 
     def _scrub(self, exc: BaseException) -> bool:
         """As the base class masks secrets in ``exc``, and the secret values of ``default_headers`` too
