@@ -14,7 +14,10 @@ Forms:
   ``OPENAI_BASE_URL``.
 * LangChain's provider names: ``"google_genai:<model>"`` is ``"google:<model>"``; ``"ollama:<model>"`` is an
   OpenAI-compatible server at Ollama's ``http://localhost:11434/v1`` (its OpenAI-compatible API, Ollama docs
-  "OpenAI compatibility"), or at ``base_url=``.
+  "OpenAI compatibility"), or at the host ``OLLAMA_HOST`` names (read as the ollama client and LangChain's
+  ``ChatOllama`` read it: ``host``, ``host:port``, ``http(s)://host:port``; ``/v1`` added), or at ``base_url=``
+  (which wins; ``/v1`` added to one without a path), or ``"ollama:<model>@<base_url>"`` as ``openai-compatible:``
+  takes it (review 310 #2).
 * A bare model name of a well-known family names its provider, as LangChain's ``init_chat_model`` infers it
   (:func:`infer_provider`): ``gpt-...``, ``chatgpt-...``, ``o1``/``o3``/``o4`` (``o4-mini``) are ``openai``,
   ``claude...`` is ``anthropic``, ``gemini...`` is ``google`` (LangChain's ``google_genai``; also Gemini's full
@@ -147,10 +150,7 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         return cls(**kwargs)
     kwargs.pop("dialect", None)
     if ollama:
-        if not rest:
-            raise UserError("Name the Ollama model, e.g. 'ollama:llama3.1'.")
-        kwargs["base_url"] = kwargs.get("base_url") or OLLAMA_URL
-        return cls(model=rest, **kwargs)
+        return _ollama(cls, rest, kwargs)
     if provider == "openai-compatible":
         from_env = (os.environ.get("OPENAI_BASE_URL") or "").strip()
         if rest and "@" not in rest and not kwargs.get("base_url") and from_env:  # ChatOpenAI reads (and checks) it
@@ -238,6 +238,83 @@ def _local_file(name: str) -> bool:
         return Path(name).expanduser().exists()
     except (OSError, ValueError):
         return False
+
+
+def _ollama(cls: type[BaseChatModel], rest: str, kwargs: dict[str, Any]) -> BaseChatModel:
+    """The model of ``"ollama:<rest>"``: ``rest`` is ``<model>`` or ``<model>@<base_url>`` (as
+    ``openai-compatible:`` takes it; review 310 #2), the server ``base_url=`` if given, else ``OLLAMA_HOST`` read as
+    the ollama client reads it (:func:`_ollama_host_url`), else :data:`OLLAMA_URL`. A ``base_url`` without a path
+    (Ollama's own address, as LangChain's ``ChatOllama`` takes it) gets ``/v1``. A refused connection's hint names
+    ``OLLAMA_HOST`` and the ``@<url>`` form. Raises UserError for no model name, or a URL given twice."""
+    model, at, url = _split_model_url(rest) if _AT_URL.search(rest) else (rest, "", "")
+    model = model.strip()
+    if not model:
+        raise UserError("Name the Ollama model, e.g. 'ollama:llama3.1' or 'ollama:llama3.1@http://HOST:11434/v1'.")
+    if at and kwargs.get("base_url"):
+        raise UserError("Give the Ollama server's URL once: in the name ('ollama:<model>@<base_url>') or as "
+                        "base_url=, not both.")
+    host = (os.environ.get("OLLAMA_HOST") or "").strip()
+    given = url.strip() or kwargs.get("base_url")
+    if isinstance(given, str) and given:
+        base_url = _with_v1(given)
+    else:
+        base_url = _ollama_host_url(host) if host and not given else given or OLLAMA_URL
+    kwargs["base_url"] = base_url
+    built = cls(model=model, **kwargs)
+    if isinstance(base_url, str):  # (ChatOpenAI's connection errors take it: review 310 #2)
+        built.__dict__["_unreachable_hint"] = _ollama_unreachable(base_url, from_env=bool(host) and not given)
+    return built
+
+
+def _ollama_host_url(host: str) -> str:
+    """The OpenAI-compatible base URL of the Ollama server ``host`` names, as ollama-python's ``_parse_host`` reads
+    ``OLLAMA_HOST`` (``host``, ``host:port``, ``:port``, ``http(s)://host[:port]``, a trailing path; IPv6 in
+    brackets), with ``/v1`` added: ``"127.0.0.1:5555"`` -> ``"http://127.0.0.1:5555/v1"``, ``"example.com"`` ->
+    ``"http://example.com:11434/v1"``, ``"https://example.com"`` -> ``"https://example.com:443/v1"``, ``""`` ->
+    ``"http://127.0.0.1:11434/v1"``."""
+    from urllib.parse import urlsplit
+
+    scheme, _, hostport = host.strip().partition("://")
+    port = 11434
+    if not hostport:
+        scheme, hostport = "http", host.strip()
+    elif scheme == "http":
+        port = 80
+    elif scheme == "https":
+        port = 443
+    split = urlsplit(f"{scheme}://{hostport}")
+    name = split.hostname or "127.0.0.1"
+    try:
+        port = split.port or port
+    except ValueError:
+        raise UserError(f"OLLAMA_HOST={host!r} has no valid port: write it as host:port, such as "
+                        "127.0.0.1:11434.") from None
+    if ":" in name:  # an IPv6 address (urlsplit drops its brackets)
+        name = f"[{name}]"
+    path = split.path.strip("/")
+    return f"{scheme}://{name}:{port}{'/' + path if path else ''}/v1"
+
+
+def _with_v1(url: str) -> str:
+    """An Ollama ``base_url`` as given, or with ``/v1`` when it has no path (``http://box:11434``, as ``ChatOllama``
+    takes it: Ollama serves its OpenAI-compatible API under ``/v1`` only)."""
+    from urllib.parse import urlsplit
+
+    try:
+        bare = urlsplit(url.strip()).path.strip("/") == "" and "://" in url
+    except ValueError:
+        return url
+    return url.strip().rstrip("/") + "/v1" if bare else url
+
+
+def _ollama_unreachable(base_url: str, *, from_env: bool) -> str:
+    """The hint of a connection to the Ollama server at ``base_url`` (``from_env``: read from ``OLLAMA_HOST``) that
+    could not be opened: where it looked, and how to point at another server."""
+    from toolwire._secrets import redact_url
+
+    where = f"{redact_url(base_url)}{' (from OLLAMA_HOST)' if from_env else ''}"
+    return (f"Check that Ollama is running at {where}; for an Ollama on another machine or port, set OLLAMA_HOST "
+            "(such as OLLAMA_HOST=192.168.1.5:11434) or write the model as 'ollama:<model>@http://HOST:11434/v1'.")
 
 
 def _split_model_url(text: str) -> tuple[str, str, str]:

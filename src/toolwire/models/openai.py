@@ -480,7 +480,11 @@ class ChatOpenAI(NamedChoiceTries, SDKChatModel):
             return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
                                 base_url=self.base_url)
         if isinstance(exc, sdk.APIConnectionError):
-            return connection_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
+            error = connection_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
+            hint = self.__dict__.get("_unreachable_hint")  # (an ollama: model's: where it looked, OLLAMA_HOST)
+            if hint and str(error.args[0]).startswith("Could not connect"):  # (review 310 #2)
+                error.hint = hint
+            return error
         if type(exc) is sdk.APIError:  # an {"error": ...} event in a stream (the SDK's body: the error)
             return self._error_event(exc.body, error_message(exc))
         if isinstance(exc, sdk.OpenAIError):
