@@ -4,8 +4,9 @@ A provider gives one *translator* ``translate(exc) -> ProviderError | None``: th
 SDK's exceptions become :class:`~toolwire.errors.ProviderError` (with ``status`` and ``retryable``);
 ``None`` means "not an SDK error" and the exception propagates unchanged. A ProviderError that an attempt raised
 itself (a codec's, read from the reply) goes through the translator too, which masks the API key in it.
-Retried: HTTP 408, 409, 429 and 5xx, connection errors and timeouts. A ``Retry-After`` header (seconds or an
-HTTP-date) is honoured up to ``max_delay``. When the tries run out, one ProviderError says which provider, the
+Retried: HTTP 408, 409, 429 and 5xx, connection errors and timeouts, unless the response's ``x-should-retry`` header
+says otherwise (``true`` or ``false``, obeyed first, as the OpenAI and Anthropic SDKs do). A ``Retry-After`` header
+(seconds or an HTTP-date) is honoured up to ``max_delay``. When the tries run out, one ProviderError says which provider, the
 status, the server's message and how many attempts were made.
 
 Streams are retried until they have handed content (text, a tool-call piece) to the caller: the opening
@@ -395,7 +396,23 @@ def _failure(exc: Exception, translate: Translate) -> ProviderError:
         return exc
     if error is None:
         raise exc
+    said = _server_says_retry(exc)
+    if said is not None:
+        error.retryable = said
     return error
+
+
+def _server_says_retry(exc: BaseException) -> bool | None:
+    """What the response's ``x-should-retry`` header says (``"true"``: try again, ``"false"``: do not), obeyed before
+    the status's own rule, as the ``openai`` and ``anthropic`` SDKs' ``_should_retry`` do ("If the server explicitly
+    says whether or not to retry, obey": ``openai/_base_client.py``, the same in ``anthropic/_base_client.py``), whose
+    own retries toolwire turns off (review 314 #3); None when the response has no such header (or there is none)."""
+    try:  # (an HTTP library's exception may raise on a missing response or request: RuntimeError)
+        headers = getattr(getattr(exc, "response", None), "headers", None)
+        value = headers.get("x-should-retry") if headers is not None else None
+    except (AttributeError, TypeError, RuntimeError):
+        return None
+    return {"true": True, "false": False}.get(value) if isinstance(value, str) else None
 
 
 def _raise(error: ProviderError, exc: Exception) -> None:
