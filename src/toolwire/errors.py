@@ -240,7 +240,10 @@ class ToolExecutionError(ToolwireError):
             error came from another tool the tool ran with plain arguments (``inner.invoke({...})``: no call, no id),
             whose name then stays in the message only (review 313 #3). The one exception: an error that already
             named a tool call keeps it, as one of a call with an id the tool made itself
-            (``inner.invoke(tool_call)``, a nested ToolExecutor or Agent run), whose error it let through.
+            (``inner.invoke(tool_call)``, a nested ToolExecutor or Agent run), whose error it let through. Such an
+            inner call made on another thread counts only when that thread runs in a copy of the tool's context
+            (``asyncio.to_thread``, ``pool.submit(contextvars.copy_context().run, ...)``); from a plain
+            ``ThreadPoolExecutor`` or ``loop.run_in_executor`` its error names the model's call.
         artifact: what the failed call gave besides its message, kept as the error ToolMessage's ``artifact`` (an
             MCP ``isError`` result's ``{"structured_content", "content"}``); None by default.
     """

@@ -504,7 +504,7 @@ class Tool(ToolArguments, Batching):
                 return self._to_message(self._run(self.call_args(input.get("args", {})), limit), input)
             except Exception as exc:
                 if not self.handle_errors:  # (named by its call: review 289 #1)
-                    if (own := identified(exc, self.name, input.get("id"), token.old_value)) is exc:
+                    if (own := identified(exc, self.name, input.get("id"), token.old_value, call=input)) is exc:
                         raise
                     raise own from own.__cause__
                 if type(exc) is ArgumentTextError and exc.raw is input.get("args"):  # text that is no JSON object:
@@ -567,7 +567,7 @@ class Tool(ToolArguments, Batching):
                 return self._to_message(await self._arun(self.call_args(input.get("args", {})), limit), input)
             except Exception as exc:
                 if not self.handle_errors:  # (as invoke)
-                    if (own := identified(exc, self.name, input.get("id"), token.old_value)) is exc:
+                    if (own := identified(exc, self.name, input.get("id"), token.old_value, call=input)) is exc:
                         raise
                     raise own from own.__cause__
                 if type(exc) is ArgumentTextError and exc.raw is input.get("args"):  # (as invoke)
