@@ -88,6 +88,17 @@ class _Script:
         self.requests: list[RecordedRequest] = []
         self.lock = threading.Lock()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The script without its lock, so ``copy.deepcopy`` and ``pickle`` of a model take it (review 312 #3)."""
+        state = dict(self.__dict__)
+        del state["lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """The script copied or unpickled, with a lock of its own."""
+        self.__dict__.update(state)
+        self.lock = threading.Lock()
+
 
 def _langchain_reply(reply: Any) -> Any:
     """A LangChain message as toolwire's (found by its module: LangChain is not imported for anything else), or

@@ -26,6 +26,7 @@ are processed; ``usage["cached_tokens"]`` says how many were reused.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import numbers
 import os
@@ -33,7 +34,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, NoReturn, Self, SupportsIndex
 
 from toolwire._concurrency import iterate_in_thread
 from toolwire._extras import require_local
@@ -263,6 +264,8 @@ class ChatLlamaCpp(BaseChatModel):
         MissingExtraError: (a UserError and an ImportError) llama-cpp-python, toolwire's ``[local]`` extra, is not
             installed: when the model is made (numpy: when this module is imported).
         ProviderError: llama.cpp failed while generating.
+        TypeError: ``pickle`` of the model (build it again where it is needed); ``copy.deepcopy`` gives an
+            independent copy sharing the loaded weights.
     """
 
     provider = "llamacpp"
@@ -396,6 +399,37 @@ class ChatLlamaCpp(BaseChatModel):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    # -- copies ------------------------------------------------------------------------------------
+
+    def __copy__(self) -> Self:
+        """A shallow copy (what ``bind_tools``, ``bind`` and ``with_structured_output`` make): it shares the loaded
+        model and the bound tools with this one."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        return clone
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """An independent copy (``copy.deepcopy``, also of an Agent over this model): settings and bound tools are
+        copied, and the loaded model, if any, is shared, as another ChatLlamaCpp on the same file and ``n_ctx``
+        shares it (never loaded again; the copy's :meth:`close` lets go of its own hold only), so a copy made after
+        the first reply is like one made before it (review 312 #3)."""
+        clone = object.__new__(type(self))
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            if name == "_loaded":
+                if value is not None:
+                    memo[id(value)] = value  # (shared wherever else the copied objects point at it)
+            else:
+                value = copy.deepcopy(value, memo)
+            clone.__dict__[name] = value
+        return clone
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> NoReturn:
+        """Refuse pickling in one sentence, before or after the first reply, as the hosted models do (review 312 #3:
+        after a reply, pickle reached llama.cpp's lock)."""
+        raise TypeError(f"A {type(self).__name__} cannot be pickled, as it runs its model inside this process: build "
+                        "the model again where it is needed (ChatLlamaCpp(...) in each worker process).")
 
     def dialect_for(self, loaded: LoadedModel, tool_count: int = 1, no_parameters: bool = False) -> Dialect:
         """Return the :class:`Dialect` used with ``loaded`` for a request binding ``tool_count`` tools
