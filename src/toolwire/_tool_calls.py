@@ -137,7 +137,7 @@ class _Answer:
         if not isinstance(exc, Exception):
             return False
         if not self.tool.handle_errors:  # named by its call, as for the exact call shape (review 299 #2)
-            if (own := identified(exc, self.tool.name, self.read.get("id"))) is exc:
+            if (own := identified(exc, self.tool.name, self.read.get("id"), call=self.read)) is exc:
                 return False
             raise own from own.__cause__  # (one error object raised for another call too: this call's copy)
         self.message = self.tool._error_message(exc, self.read)  # (logged there at DEBUG: review 289 #2)
