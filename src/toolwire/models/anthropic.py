@@ -10,6 +10,7 @@ import contextlib
 import copy
 import dataclasses
 import functools
+import os
 from collections.abc import Mapping, Sequence
 from numbers import Integral
 from typing import Any, ClassVar, Self
@@ -17,6 +18,7 @@ from typing import Any, ClassVar, Self
 from toolwire._warn_site import warn_user
 from toolwire.errors import ProviderError, SchemaError, UserError
 from toolwire.messages import AIMessage
+from toolwire.models._keys import Secret, resolve_key
 from toolwire.models._retry import (
     connection_error,
     error_message,
@@ -42,6 +44,10 @@ class ChatAnthropic(SDKChatModel):
         model: e.g. ``"claude-sonnet-4-5"`` (``model_name=``, LangChain's other name for it, is taken too).
         api_key: the key, as text or a pydantic ``SecretStr`` (default: ``ANTHROPIC_API_KEY``); never shown in
             reprs, logs or errors.
+        auth_token: a bearer token, as text or a ``SecretStr``, sent as ``Authorization: Bearer ...`` instead of a key,
+            as the ``anthropic`` SDK sends it (what a gateway in front of Claude often takes); used when no
+            ``api_key`` is given (default: ``ANTHROPIC_AUTH_TOKEN`` when ``ANTHROPIC_API_KEY`` is not set, the SDK's
+            order). Masked as the key is.
         base_url: another endpoint, such as a proxy (default: ``ANTHROPIC_BASE_URL``, else Anthropic's).
         timeout: seconds one HTTP request may take before it fails and is retried (default 120).
         max_retries: retries after the first attempt, with backoff, on 429, 5xx, 408/409, connection errors and
@@ -68,18 +74,18 @@ class ChatAnthropic(SDKChatModel):
 
     Server tools (``{"type": "web_search_20250305", "name": "web_search"}``...) bind like other tools, or go
     in ``model_kwargs={"tools": [...]}`` (added after the bound tools); they are sent unchanged and Claude
-    runs them (their ``server_tool_use`` blocks are not tool calls). The key comes from ``api_key`` or
-    ``ANTHROPIC_API_KEY``. Thinking blocks are kept on the reply
+    runs them (their ``server_tool_use`` blocks are not tool calls). The key comes from ``api_key``, ``auth_token``,
+    ``ANTHROPIC_API_KEY`` or ``ANTHROPIC_AUTH_TOKEN``, in that order. Thinking blocks are kept on the reply
     (``provider_data``) and sent back unchanged, as the API requires during tool use. ``bind_tools(...,
     strict=True)`` sends each tool with ``"strict": true`` and its schema in the subset strict tool use takes
     (:mod:`toolwire.models.lowering._anthropic_strict`; a schema outside it, or past the per-request limits, goes
     non-strict with a warning).
 
     Raises:
-        UserError: the ``anthropic`` package is missing, no key is set, an option is of the wrong kind or out of
-            range, or misspelled (the message names the close match: ``anthropic_api_key`` is ``api_key``), or
-            ``seed`` was given (here, or per call at that call); ``top_k`` or ``betas`` given both as the keyword and
-            in ``model_kwargs`` with another value; ``betas`` that are not a list of names.
+        UserError: the ``anthropic`` package is missing, no key or token is given or set, an option is of the wrong
+            kind or out of range, or misspelled (the message names the close match: ``anthropic_api_key`` is
+            ``api_key``), or ``seed`` was given (here, or per call at that call); ``top_k`` or ``betas`` given both as
+            the keyword and in ``model_kwargs`` with another value; ``betas`` that are not a list of names.
     """
 
     provider: ClassVar[str] = "anthropic"
@@ -91,6 +97,7 @@ class ChatAnthropic(SDKChatModel):
     extra: ClassVar[str] = "anthropic"
     untaken_options: ClassVar[str | None] = "anthropic"  # no seed: refused when the model is built (review 77)
     strict_mode: ClassVar[bool] = True  # sent as each tool's "strict" (strict tool use, lowering._anthropic_strict)
+    _bearer: bool = False  # the key is a bearer token (auth_token, ANTHROPIC_AUTH_TOKEN: review 314 #4)
 
     def _takes_server_tool(self, tool: ServerTool) -> bool:
         """Anthropic's server tools (versioned types, and unversioned ones of no other provider), never one of
@@ -100,7 +107,13 @@ class ChatAnthropic(SDKChatModel):
         return super()._takes_server_tool(tool) and not openai_builtin(tool)
 
     def __init__(self, model: str | None = None, *, top_k: int | None = None, betas: list[str] | None = None,
-                 **kwargs: Any) -> None:
+                 auth_token: Any = None, **kwargs: Any) -> None:
+        if auth_token is not None:  # (read by _resolve_key, which the base class calls)
+            if not isinstance(auth_token, str) and not callable(getattr(auth_token, "get_secret_value", None)):
+                raise UserError(f"{type(self).__name__}: auth_token must be the token as text or a SecretStr, not "
+                                f"{type(auth_token).__name__}.")
+            self._given_token = resolve_key(auth_token, owner=type(self).__name__, key_env=(), functions=False,
+                                            sdk=self.sdk_module)
         if betas is not None:  # (LangChain's option; sent as the anthropic-beta header: with_betas, review 297 #6)
             _beta_names(betas)
             given = kwargs.get("model_kwargs")
@@ -164,11 +177,34 @@ class ChatAnthropic(SDKChatModel):
                   "force it.")
         return "auto"
 
+    def _resolve_key(self, api_key: Any) -> Secret | None:
+        """The key, or the bearer token (:attr:`_bearer` then set), in the ``anthropic`` SDK's order: ``api_key``,
+        ``auth_token``, ``ANTHROPIC_API_KEY``, ``ANTHROPIC_AUTH_TOKEN`` (review 314 #4).
+
+        Raises:
+            UserError: none of them is given or set (naming both variables), or one is of the wrong kind.
+        """
+        token = self.__dict__.pop("_given_token", None)
+        if api_key is None and token is None:
+            if os.environ.get("ANTHROPIC_API_KEY", "").strip():
+                return super()._resolve_key(None)
+            token = resolve_key(None, owner=type(self).__name__, key_env=("ANTHROPIC_AUTH_TOKEN",), functions=False,
+                                sdk=self.sdk_module)
+        if api_key is None and token is not None:
+            self._bearer = True
+            return token
+        if api_key is not None:
+            return super()._resolve_key(api_key)
+        advice = ", or pass it as api_key"  # (the command line leaves this clause out)
+        raise UserError(f"{type(self).__name__} needs an API key: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN"
+                        f"{advice}.", api_advice=advice)
+
     def _make_client(self, asynchronous: bool) -> Any:
         cls = self.sdk.AsyncAnthropic if asynchronous else self.sdk.Anthropic
         assert self._api_key is not None
         url = client_base_url(self.base_url, self.base_url_env, "https://api.anthropic.com")  # (review 314 #1)
-        return cls(api_key=self._api_key.get(), base_url=url, timeout=self.timeout, max_retries=0)
+        key = {"auth_token" if self._bearer else "api_key": self._api_key.get()}  # (explicit: the SDK reads no env)
+        return cls(**key, base_url=url, timeout=self.timeout, max_retries=0)
 
     def _endpoint(self, client: Any, stream: bool) -> Any:
         create = client.messages.create
@@ -199,7 +235,8 @@ class ChatAnthropic(SDKChatModel):
             status = exc.status_code
             if status < 400:  # an error event inside a stream the server opened with 200
                 status = stream_error_status(exc) or status
-            return status_error(self.provider, status, error_message(exc), key_env="ANTHROPIC_API_KEY")
+            return status_error(self.provider, status, error_message(exc),
+                                key_env="ANTHROPIC_AUTH_TOKEN" if self._bearer else "ANTHROPIC_API_KEY")
         if isinstance(exc, sdk.APITimeoutError):
             return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
                                 base_url=self.base_url)
