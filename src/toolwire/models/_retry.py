@@ -6,8 +6,8 @@ SDK's exceptions become :class:`~toolwire.errors.ProviderError` (with ``status``
 itself (a codec's, read from the reply) goes through the translator too, which masks the API key in it.
 Retried: HTTP 408, 409, 429 and 5xx, connection errors and timeouts, unless the response's ``x-should-retry`` header
 says otherwise (``true`` or ``false``, obeyed first, as the OpenAI and Anthropic SDKs do). A ``Retry-After`` header
-(seconds or an HTTP-date) is honoured up to ``max_delay``. When the tries run out, one ProviderError says which provider, the
-status, the server's message and how many attempts were made.
+(seconds or an HTTP-date) is honoured up to ``max_delay``. When the tries run out, one ProviderError says which
+provider, the status, the server's message and how many attempts were made.
 
 Streams are retried until they have handed content (text, a tool-call piece) to the caller: the opening
 events (``response.created``, ``message_start``, pings) bring none, so an error event or a broken connection

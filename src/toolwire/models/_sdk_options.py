@@ -22,8 +22,17 @@ from typing import Any
 
 from toolwire.errors import UserError
 
-__all__ = ["check_call_options", "client_base_url", "check_generation_options", "check_model_kwargs", "model_argument",
-           "refuse_class_format", "refuse_untaken", "shown_value", "untaken_names"]
+__all__ = [
+    "check_call_options",
+    "check_generation_options",
+    "check_model_kwargs",
+    "client_base_url",
+    "model_argument",
+    "refuse_class_format",
+    "refuse_untaken",
+    "shown_value",
+    "untaken_names",
+]
 
 
 def _number(value: Any) -> bool:
@@ -80,8 +89,8 @@ _BUILT: dict[str, str] = {
 }
 # settings of the client a model is made with, which a call's options (or model_kwargs) would send as request fields:
 # an api_key among them would reach the server in the request's body
-_CLIENT = frozenset({"api_key", "base_url", "organization", "project", "max_retries", "retry_backoff", "default_headers",
-                     "default_query"})
+_CLIENT = frozenset({"api_key", "base_url", "organization", "project", "max_retries", "retry_backoff",
+                     "default_headers", "default_query"})
 
 
 def client_base_url(base_url: str | None, env: str, default: str) -> str:
@@ -107,8 +116,8 @@ def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str
     Args:
         owner: the model class's name, as the messages name it (``"ChatOpenAI"``).
         options: ``{"temperature", "max_tokens", "top_p", "stop", "seed", "streaming"}`` (or ChatOpenAI's
-            ``use_responses_api``, ``stream_usage``, ``text_tool_calls``, ``mistral_call_ids``, ``organization``, ``project``) as
-            given; None is "not given" (left out of the result), and so is ``stop=[]``.
+            ``use_responses_api``, ``stream_usage``, ``text_tool_calls``, ``mistral_call_ids``, ``organization``,
+            ``project``) as given; None is "not given" (left out of the result), and so is ``stop=[]``.
 
     Returns:
         The options given (None values left out), unchanged.
@@ -117,8 +126,8 @@ def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str
         UserError: a value of the wrong kind or out of range (a temperature below 0, NaN or text; ``top_p`` outside
             0..1; ``max_tokens`` below 1 or not whole; ``stop`` not text or a list of text; ``seed`` not whole;
             ``streaming`` not a bool; ChatOpenAI's ``use_responses_api``, ``stream_usage``, ``text_tool_calls`` and
-            ``mistral_call_ids`` not a bool, its ``organization`` or ``project`` not text): ``"ChatOpenAI: temperature must be a
-            number of 0 or more, not 'hot'; pass e.g. temperature=0.7."``.
+            ``mistral_call_ids`` not a bool, its ``organization`` or ``project`` not text): ``"ChatOpenAI:
+            temperature must be a number of 0 or more, not 'hot'; pass e.g. temperature=0.7."``.
     """
     given: dict[str, Any] = {}
     for name, value in options.items():
@@ -209,7 +218,8 @@ def _client_advice(owner: str, key: str) -> str:
 
 
 # client settings only some classes take -> those classes (the others are every hosted model's)
-_OWN_CLIENT = {"organization": ("ChatOpenAI",), "project": ("ChatOpenAI",), "default_headers": ("ChatOpenAI",), "default_query": ("ChatOpenAI",)}
+_OWN_CLIENT = {"organization": ("ChatOpenAI",), "project": ("ChatOpenAI",),
+               "default_headers": ("ChatOpenAI",), "default_query": ("ChatOpenAI",)}
 # (class, setting it does not take) -> the request option that does the same
 _CLIENT_INSTEAD = {
     ("ChatAnthropic", "default_headers"): "give the headers as extra_headers={...}, in model_kwargs to send them "
