@@ -307,3 +307,47 @@ def test_a_local_asyncio_loaded_by_a_313_superinstruction_is_read(monkeypatch: p
     for instructions, bridges in ((stored, True), (paired, True), (borrowed, True), (other, False)):
         monkeypatch.setattr(_bridges, "_instructions", lambda _code, listed=instructions: iter(listed))
         assert _bridges._runs_from_library(code, {}, {}) is bridges, instructions
+
+
+# -- #2: a bridge still running when the run stops -------------------------------------------------------------------
+
+def test_a_bridge_still_running_when_the_run_stops_is_answered_as_a_sync_tools_thread() -> None:
+    release, began, done = threading.Event(), threading.Event(), []
+
+    @tool("transfer")
+    @functools.wraps(create_ticket)
+    def transfer(order_id: str) -> str:  # a bridge: asyncio.run on its worker thread
+        async def work() -> str:
+            began.set()
+            await asyncio.to_thread(release.wait, 10)
+            done.append(order_id)
+            return "ok"
+        return asyncio.run(work())
+
+    assert transfer._off_loop == BRIDGE
+
+    @tool
+    def fail(x: int) -> str:
+        """Fails once the transfer runs.
+
+        Args:
+            x: Anything.
+        """
+        began.wait(10)
+        raise ValueError("boom")
+
+    executor = ToolExecutor([transfer, fail], handle_errors=False)
+    calls = [{"name": "transfer", "args": {"order_id": "7"}, "id": "c1", "type": "tool_call"},
+             {"name": "fail", "args": {"x": 1}, "id": "c2", "type": "tool_call"}]
+    assert executor._threaded(calls[0])  # (counted with the sync tools' threads, which cannot be stopped)
+    try:
+        for run in (lambda: executor.execute(calls), lambda: asyncio.run(executor.aexecute(calls))):
+            began.clear()
+            with pytest.raises(ValueError, match="boom") as raised:
+                run()
+            (answer,) = [m for m in raised.value.tool_messages if m.tool_call_id == "c1"]  # type: ignore[attr-defined]
+            assert answer.status == "error"
+            assert "was still running when the run was stopped; it may still finish and take effect" in answer.text
+            assert "stopped while it ran" not in answer.text
+    finally:
+        release.set()

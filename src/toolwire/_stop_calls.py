@@ -38,8 +38,9 @@ async def stop_calls(tasks: list[asyncio.Future[Any]], calls: list[Any], failure
     disconnect, cancels at every ``await``; a task cancelled twice): only a new Ctrl-C ends it early
     (:func:`~toolwire._grace.wait_through`; review 196 #1: the tools were given up at once, with no cleanup).
 
-    ``threads``: the indexes of the calls of sync tools, whose threads cannot be stopped (their tasks are given up,
-    the threads run on: the log says so, review 272 #4).
+    ``threads``: the indexes of the calls of sync tools and of bridges (sync wrappers running their ``async def`` on
+    a worker thread: review 313 #2), whose threads cannot be stopped (their tasks are given up, the threads run on:
+    the log says so, review 272 #4).
 
     Returns:
         ``(the error to raise, the indexes of the calls given up)``: ``failure``, or a new Ctrl-C that came during
@@ -76,7 +77,7 @@ async def stop_calls(tasks: list[asyncio.Future[Any]], calls: list[Any], failure
     if closed:
         log.warning("%d tool call(s) still running %s were given up, their coroutines closed: %s", len(closed), when,
                     ", ".join(closed))
-    if running:  # (a sync tool's thread cannot be stopped: review 272 #4)
+    if running:  # (a sync tool's or a bridge's thread cannot be stopped: review 272 #4, review 313 #2)
         log.warning("%d sync tool call(s) still running %s were given up; their threads cannot be stopped and may "
                     "still finish and take effect: %s", len(running), when, ", ".join(running))
     return failure, indexes

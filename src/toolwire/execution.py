@@ -41,8 +41,9 @@ then get ``CANCEL_GRACE`` seconds to end, and one that ignores its cancellation 
 at a timeout), so a cancelled run always ends; the answers of the calls that finished are on the ``CancelledError``
 (or a Ctrl-C's ``KeyboardInterrupt`` in the sync API, and one a tool raises itself) as ``tool_messages``, with an
 error answer for each async call stopped while it ran (or given up) saying that what it did may have taken effect
-(:func:`stopped_text`), so a resumed run does not run it again; only the calls that had not started are left
-unanswered.
+(:func:`stopped_text`), or, for a bridge (a sync wrapper running its ``async def`` on a worker thread, which cannot be
+stopped), that it may still finish and take effect, as for a sync tool's thread (review 313 #2), so a resumed run
+does not run it again; only the calls that had not started are left unanswered.
 
 A call answered with an error result (``handle_errors=True``) is logged once, at DEBUG on the ``toolwire.tools``
 logger, with its exception as the record's ``exc_info`` (traceback and cause, also under ``hide_error_details``, which
@@ -63,6 +64,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolwire import _grace
+from toolwire._bridges import BRIDGE
 from toolwire._call_records import _checked_invalid, in_reply_order
 from toolwire._concurrency import answers_sink, run_coroutine_sync
 from toolwire._error_state import claimed
@@ -241,7 +243,9 @@ class ToolExecutor:
                     with contextlib.suppress(Exception):  # (review 115: it was answered "stopped while it ran")
                         return self._finish(tool, result, call)
                 if stopping and started and tool.is_async:  # stopped while it ran: answered, so a resumed run does
-                    return self._error(stopped_text(tool.name), call, tool.name)  # not run it again (review 113)
+                    text = f"Error: {StillRunning(tool.name)}" if tool._off_loop == BRIDGE else stopped_text(tool.name)
+                    return self._error(text, call, tool.name)  # not run it again (review 113; a bridge's thread runs
+                    # on as a sync tool's does: review 313 #2)
                 if stopping:
                     raise  # the run itself is being cancelled (a sync tool's thread is waited for: settled)
                 if not self.handle_errors:  # not passed on as is: the caller would take it for its own
@@ -406,9 +410,10 @@ class ToolExecutor:
         return in_reply_order(results, [self._invalid(b) for b in bad], bad)
 
     def _threaded(self, call: Any) -> bool:
-        """Whether ``call`` names a sync tool, whose thread cannot be stopped once it runs."""
+        """Whether ``call`` names a sync tool or a bridge (a sync wrapper running its ``async def`` on a worker thread:
+        review 313 #2), whose thread cannot be stopped once it runs."""
         tool = self.tools.get(call.get("name")) if isinstance(call.get("name"), str) else None
-        return tool is not None and not tool.is_async
+        return tool is not None and (not tool.is_async or tool._off_loop == BRIDGE)
 
     async def aexecute(self, message: AIMessage | AIMessageChunk | Sequence[ToolCall]) -> list[ToolMessage]:
         """Run every tool call of ``message`` (async) and return their results in the order the model sent them.
@@ -521,7 +526,7 @@ def stopped_text(name: str, interrupted: bool = False) -> str:
     """The answer of an async tool call stopped while it ran, because its run was cancelled or stopped, or of a call
     whose tool raised ``KeyboardInterrupt`` itself (``interrupted``, which stops the run): what it did before may
     have taken effect, so a resumed run must not simply run it again (review 113: a payment was made twice; review
-    137 #3: an email was sent twice), as for a sync tool's thread still running then
+    137 #3: an email was sent twice), as for a sync tool's or a bridge's thread still running then
     (:class:`~toolwire._tool_run.StillRunning`)."""
     how = "raised KeyboardInterrupt, which stopped the run;" if interrupted else (
         "was stopped while it ran, because the run was stopped;")
