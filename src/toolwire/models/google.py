@@ -11,6 +11,7 @@ import inspect
 import json
 import logging
 import math
+import os
 import traceback
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -60,9 +61,13 @@ class ChatGoogleGenAI(SDKChatModel):
     on the reply (``provider_data``) and sent back unchanged. Gemini has no setting to forbid parallel
     calls: with ``parallel_tool_calls=False`` the first call of each reply is kept (the others are logged).
 
+    Vertex AI is not supported: with ``GOOGLE_GENAI_USE_VERTEXAI`` (or ``GOOGLE_GENAI_USE_ENTERPRISE``) set true, which
+    makes google-genai's own ``Client()`` talk to Vertex AI, the model is refused rather than sent to the Developer API.
+
     Raises:
-        UserError: the ``google-genai`` package is missing, no key is set, or an option is of the wrong kind or out of
-            range, or misspelled (the message names the close match: ``max_output_tokens`` is ``max_tokens``).
+        UserError: the ``google-genai`` package is missing, no key is set, ``GOOGLE_GENAI_USE_VERTEXAI`` asks for Vertex
+            AI, or an option is of the wrong kind or out of range, or misspelled (the message names the close match:
+            ``max_output_tokens`` is ``max_tokens``).
     """
 
     provider: ClassVar[str] = "google"
@@ -72,6 +77,10 @@ class ChatGoogleGenAI(SDKChatModel):
     base_url_env: ClassVar[str] = "GOOGLE_GEMINI_BASE_URL"
     sdk_module: ClassVar[str] = "google.genai"
     extra: ClassVar[str] = "google"
+
+    def __init__(self, model: str | None = None, **kwargs: Any) -> None:
+        _refuse_vertex(type(self).__name__)
+        super().__init__(model, **kwargs)
 
     def bind_tools(self, tools: Sequence[Any], **options: Any) -> Self:
         """:meth:`~toolwire.models.base.BaseChatModel.bind_tools` (same arguments), refusing a ``tool_choice`` that
@@ -400,3 +409,23 @@ def _held_by(stream: Any, limit: int = 32) -> tuple[list[Any], list[Any]]:
                 if raw is not None and not isinstance(raw, str | bytes | list) and all(raw is not r for r in responses):
                     responses.append(raw)
     return generators, responses
+
+
+def _refuse_vertex(owner: str) -> None:
+    """Refuse the Vertex AI setting google-genai reads (``GOOGLE_GENAI_USE_ENTERPRISE``, else
+    ``GOOGLE_GENAI_USE_VERTEXAI``, true when ``"true"`` or ``"1"`` in any case: ``google/genai/_api_client.py``), which
+    toolwire does not follow: its requests would go to the Gemini Developer API instead, under other data terms and
+    quota, without a word (review 314 #5).
+
+    Raises:
+        UserError: one of them is set true; the sentence says Vertex AI is not supported and how to go on.
+    """
+    for name in ("GOOGLE_GENAI_USE_ENTERPRISE", "GOOGLE_GENAI_USE_VERTEXAI"):
+        value = os.environ.get(name)
+        if value is None:
+            continue
+        if value.lower() in ("true", "1"):
+            raise UserError(f"Vertex AI is not supported by {owner}, yet {name} is set to {value!r}: unset it (or set "
+                            "it to false) to send the requests to the Gemini Developer API with a key from "
+                            "GOOGLE_API_KEY or GEMINI_API_KEY.")
+        return
