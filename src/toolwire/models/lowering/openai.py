@@ -170,6 +170,14 @@ def _chat_parts(content: str | list[Any]) -> str | list[dict[str, Any]]:
                           lambda url, detail: {"type": "image_url", "image_url": {"url": url, **detail}}, chat_part)
 
 
+EMPTY_TURN = " "
+"""The ``content`` a compatible server is sent for an assistant turn with neither text nor calls (review 310 #3).
+mistral_common (Mistral's API, vLLM's Mistral mode) refuses ``""`` ("Assistant message must have either content or
+tool_calls"), and leaving the turn out is no cure: its role order refuses a ``user`` turn right after a ``tool`` one,
+and Mistral's (and other) Hugging Face chat templates require user and assistant turns to alternate. One space keeps
+the turn where it was and is text to both."""
+
+
 def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> list[dict[str, Any]]:
     """Return the conversation ``messages`` lowered to Chat Completions ``messages`` (a list of message dicts).
 
@@ -178,7 +186,9 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
     ``""`` when ``compatible`` is set, since servers such as llama.cpp's validate ``content`` as a string) and
     ``tool_calls`` (invalid calls included, with their raw argument text, since a result answers them); tool
     results follow their turn in the order of its calls. Call ids longer than 40 characters are cut
-    (:func:`capped_call_id`), alike in a call and its result.
+    (:func:`capped_call_id`), alike in a call and its result. An assistant turn with neither text nor calls (a
+    reply cut at ``max_tokens`` while it reasoned, an empty answer) is sent to OpenAI with ``content: ""``, and to a
+    compatible server with :data:`EMPTY_TURN` (review 310 #3).
 
     Reasoning text is not sent back, except on a turn with tool calls whose server sent it in
     ``reasoning_content`` (``provider_data["openai"]["return_reasoning"]``), and only when ``compatible``:
@@ -204,7 +214,7 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
                              compatible))
         elif isinstance(item, AIMessage):
             calls = assistant_calls(item)
-            empty = None if calls and not compatible else ""
+            empty = None if calls and not compatible else EMPTY_TURN if compatible and not calls else ""
             msg: dict[str, Any] = {"role": "assistant", "content": sent_text(item) or empty}
             if calls:
                 msg["tool_calls"] = [
