@@ -227,7 +227,7 @@ class ToolExecutor:
             return self._error(f"Error: {exc}", call, tool.name)
         except Exception as exc:
             if not (self.handle_errors and tool.handle_errors):  # (the tool's own False too: review 152 #2), naming
-                if (own := identified(exc, tool.name, call.get("id"))) is exc:  # its call (review 289 #1)
+                if (own := identified(exc, tool.name, call.get("id"), call=call)) is exc:  # its call (review 289 #1)
                     raise
                 raise own from own.__cause__  # (one error object raised for another call too: this call's copy)
             failure: BaseException = exc
