@@ -2,8 +2,9 @@
 
 A reply toolwire read keeps its blocks (``provider_data["anthropic"]["content"]``) and goes back as the API sent it;
 a turn in another form (LangChain's ChatAnthropic, a conversation saved in the Anthropic SDK's form) is written from
-its content list and calls (:func:`assistant_blocks`). Split from :mod:`toolwire.models.lowering.anthropic`, which
-uses it.
+its content list and calls (:func:`assistant_blocks`), a LangChain v1 turn (``output_version="v1"``) after its
+standard blocks are read back into Anthropic's, as langchain-anthropic reads them (:func:`_from_v1`). Split from
+:mod:`toolwire.models.lowering.anthropic`, which uses it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,15 @@ langchain-anthropic sends them; others (LangChain's stream ``index`` and ``parti
 
 _STREAM_KEYS = frozenset({"index", "partial_json"})
 """Keys LangChain's merged stream chunks add to a block, which the Messages API does not take."""
+
+_USE_KEYS = ("caller", "toolset_name")
+"""The fields of a ``tool_use`` block that its call does not hold (programmatic tool calling's ``caller``, a
+toolset's ``toolset_name``), sent back with the call as langchain-anthropic sends them."""
+
+_LOCATIONS = (("start_char_index", "char_location"), ("search_result_index", "search_result_location"),
+              ("start_block_index", "content_block_location"), ("start_page_number", "page_location"))
+"""The key of a v1 citation's ``extras`` that tells which Anthropic citation it was, in the order
+langchain-anthropic tries them (a ``search_result_location`` has a ``start_block_index`` too)."""
 
 
 def text_block(block: dict[str, Any]) -> dict[str, Any]:
@@ -69,9 +79,14 @@ def _unchanged(calls: list[Any], uses: list[dict[str, Any]]) -> bool:
                for c, b in zip(calls, uses, strict=True))
 
 
-def _use(call: Any) -> dict[str, Any]:
-    return {"type": "tool_use", "id": tool_use_id(call["id"]), "name": call.get("name") or "unknown_tool",
-            "input": arguments_object(call)}
+def _use(call: Any, block: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``tool_use`` block of ``call``; with the content ``block`` that placed it, that block's ``caller`` and
+    ``toolset_name`` (:data:`_USE_KEYS`) too."""
+    use = {"type": "tool_use", "id": tool_use_id(call["id"]), "name": call.get("name") or "unknown_tool",
+           "input": arguments_object(call)}
+    if block is not None:
+        use.update({key: copy.deepcopy(block[key]) for key in _USE_KEYS if block.get(key)})
+    return use
 
 
 def _server_block(block: dict[str, Any]) -> bool:
@@ -108,15 +123,16 @@ def _server(block: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _from_content(message: AIMessage, calls: list[Any]) -> list[dict[str, Any]]:
-    """The turn written from the message's content list, in its order: text blocks (:func:`text_block`; empty ones
-    dropped), thinking blocks, server tool blocks (:func:`_server`), each ``tool_use`` block as the message's call of
-    that id (its arguments as the call has them; a block with no such call dropped), then the calls no block
-    placed. Other blocks are left out, as the text form leaves them."""
+def _from_content(content: list[Any], calls: list[Any]) -> list[dict[str, Any]]:
+    """The turn written from a content list in Anthropic's form, in its order: text blocks (:func:`text_block`;
+    empty ones dropped), thinking blocks (a signed one without text given an empty ``thinking``, as
+    langchain-anthropic gives it), server tool blocks (:func:`_server`), each ``tool_use`` block as the message's call
+    of that id (its arguments as the call has them, the block's ``caller`` and ``toolset_name`` kept; a block with no
+    such call dropped), then the calls no block placed. Other blocks are left out, as the text form leaves them."""
     by_id = {c.get("id"): c for c in calls}
     placed: set[Any] = set()
     turn: list[dict[str, Any]] = []
-    for block in message.content:
+    for block in content:
         if isinstance(block, str):
             block = {"type": "text", "text": block}
         if not isinstance(block, dict):
@@ -127,20 +143,118 @@ def _from_content(message: AIMessage, calls: list[Any]) -> list[dict[str, Any]]:
                 turn.append(copy.deepcopy(text_block(block)))
         elif kind in _OPAQUE:
             turn.append({k: copy.deepcopy(v) for k, v in block.items() if k in _OPAQUE_KEYS})
+            if kind == "thinking" and "signature" in block:
+                turn[-1].setdefault("thinking", "")
         elif _server_block(block):
             turn.append(_server(block))
         elif kind == "tool_use" and block.get("id") in by_id and block.get("id") not in placed:
             placed.add(block["id"])
-            turn.append(_use(by_id[block["id"]]))
+            turn.append(_use(by_id[block["id"]], block))
     turn.extend(_use(c) for c in calls if c.get("id") not in placed)
     return turn
+
+
+def _citation(note: Any) -> Any:
+    """A v1 annotation of a text block as the Anthropic citation LangChain read it from, as langchain-anthropic's
+    ``_convert_annotation_from_v1`` writes it back: a ``non_standard_annotation`` as its ``value``; a ``citation``
+    with a ``url`` as a ``web_search_result_location``, one whose ``extras`` hold a location key (:data:`_LOCATIONS`)
+    as that location (``title`` as ``document_title``, but for a ``search_result_location``), its ``extras`` as its
+    other fields; any other as it is."""
+    if not isinstance(note, dict) or note.get("type") not in ("citation", "non_standard_annotation"):
+        return note
+    if note["type"] == "non_standard_annotation":
+        return note.get("value")
+    extras = note["extras"] if isinstance(note.get("extras"), dict) else {}
+    own: dict[str, Any] = {"cited_text": note["cited_text"]} if note.get("cited_text") else {}
+    if "url" in note:
+        own.update({"type": "web_search_result_location", "url": note["url"]})
+        own.update({"title": note["title"]} if "title" in note else {})
+        return {**extras, **own}
+    kind = next((kind for key, kind in _LOCATIONS if key in extras), None)
+    if kind is None:
+        return note
+    own["type"] = kind
+    if kind == "content_block_location":
+        own.update({"document_title": note["title"]} if "title" in note else {})
+        return {**extras, **own}
+    if note.get("title"):
+        own["title" if kind == "search_result_location" else "document_title"] = note["title"]
+    return {**own, **extras}
+
+
+def _server_use(block: dict[str, Any], extras: dict[str, Any]) -> dict[str, Any]:
+    """A v1 ``server_tool_call`` as the ``server_tool_use`` it was (``code_interpreter`` named ``code_execution``
+    again), or the ``mcp_tool_use`` of a ``remote_mcp`` one (its ``extras``' ``tool_name`` and ``server_name``); a
+    streamed input's ``extras["partial_json"]`` kept for :func:`_server` to read."""
+    name = block.get("name")
+    use: dict[str, Any] = {"type": "mcp_tool_use" if name == "remote_mcp" else "server_tool_use"}
+    use.update({"id": block["id"]} if "id" in block else {})
+    use["input"] = block.get("args", {})
+    if extras.get("partial_json"):
+        use.update({"input": {}, "partial_json": extras["partial_json"]})
+    if name == "remote_mcp":
+        use.update({out: extras[key] for key, out in (("tool_name", "name"), ("server_name", "server_name"))
+                    if key in extras})
+    else:
+        use["name"] = "code_execution" if name == "code_interpreter" else (name or "")
+    return use
+
+
+def _from_v1(content: list[Any], anthropic: bool) -> list[Any]:
+    """A LangChain v1 content list read back into Anthropic's blocks, as langchain-anthropic's
+    ``_convert_from_v1_to_anthropic`` reads it (``anthropic``: whether the turn's ``model_provider`` is
+    ``"anthropic"``), for :func:`_from_content` to write: a ``text`` block as one (its ``annotations`` as
+    ``citations``, :func:`_citation`, for an Anthropic turn); a ``tool_call`` (also ``tool_call_chunk``,
+    ``invalid_tool_call``) as a ``tool_use`` that places its call (its ``extras``' ``caller`` and ``toolset_name``
+    kept). For an Anthropic turn only: a ``reasoning`` block as ``thinking`` (``extras["signature"]`` its
+    ``signature``; none when it has none, as langchain-anthropic writes it), a ``server_tool_call``
+    (:func:`_server_use`), a ``server_tool_result`` as the block of its ``extras["block_type"]`` (left out when that
+    is no server tool result's type: langchain-anthropic would send ``"type": ""``, which the API refuses), a
+    ``non_standard`` block as its ``value`` (a ``redacted_thinking``...). Other blocks (another provider's reasoning
+    and server blocks, a ``refusal``, media) are left out: the Messages API has none of them in an assistant turn."""
+    out: list[Any] = []
+    for block in content:
+        if not isinstance(block, dict):
+            out.append(block)
+            continue
+        kind = block.get("type")
+        extras = block["extras"] if isinstance(block.get("extras"), dict) else {}
+        if kind == "text":
+            text = {"type": "text", "text": block.get("text", "")}
+            if anthropic and "annotations" in block and isinstance(block["annotations"], list):
+                text["citations"] = [_citation(note) for note in block["annotations"]]
+            out.append(text)
+        elif kind in ("tool_call", "tool_call_chunk", "invalid_tool_call"):
+            out.append({"type": "tool_use", "id": block.get("id"), **{k: extras[k] for k in _USE_KEYS if k in extras}})
+        elif not anthropic:
+            continue
+        elif kind == "reasoning":
+            thinking = {"type": "thinking"}
+            thinking.update({"thinking": block["reasoning"]} if "reasoning" in block else {})
+            thinking.update({"signature": extras["signature"]} if extras.get("signature") else {})
+            out.append(thinking)
+        elif kind == "server_tool_call":
+            out.append(_server_use(block, extras))
+        elif kind == "server_tool_result":
+            result: dict[str, Any] = {"type": extras.get("block_type")}
+            result.update({"content": block["output"]} if "output" in block else {})
+            result.update({"tool_use_id": block["tool_call_id"]} if "tool_call_id" in block else {})
+            if result["type"] == "mcp_tool_result":
+                result["is_error"] = block.get("status") == "error"
+            out.append(result)
+        elif kind == "non_standard" and isinstance(block.get("value"), dict):
+            out.append(block["value"])
+    return out
 
 
 def assistant_blocks(message: AIMessage) -> list[dict[str, Any]]:
     """The content blocks of the ``assistant`` turn ``message`` stands for.
 
     A reply toolwire read, whose calls and text are unchanged, goes as its kept blocks
-    (``provider_data["anthropic"]["content"]``: thinking signatures intact), less any empty text block. A message
+    (``provider_data["anthropic"]["content"]``: thinking signatures intact), less any empty text block. A LangChain
+    v1 turn (``response_metadata["output_version"] == "v1"``, a content list) is written from that list in its order,
+    its standard blocks read back into Anthropic's as langchain-anthropic reads them (:func:`_from_v1`: a
+    ``reasoning`` block of an Anthropic turn is its ``thinking`` block, signature included; review 313 #4). A message
     whose content list holds server tool blocks or cited text (LangChain's ChatAnthropic, the Anthropic SDK's form)
     is written from that list in its order (:func:`_from_content`). Any other: its thinking blocks (kept, or from its
     content list), its text as one block, then one ``tool_use`` per call.
@@ -165,8 +279,11 @@ def assistant_blocks(message: AIMessage) -> list[dict[str, Any]]:
             if block.get("type") == "tool_use" and block.get("id") in invalid and not block.get("input"):
                 block["input"] = arguments_object(invalid[block["id"]])
         return turn
+    if not kept and isinstance(message.content, list) and message.response_metadata.get("output_version") == "v1":
+        anthropic = message.response_metadata.get("model_provider") == "anthropic"
+        return _from_content(_from_v1(message.content, anthropic), calls)
     if not kept and _in_content(message):
-        return _from_content(message, calls)
+        return _from_content(message.content, calls)
     blocks = [copy.deepcopy(b) for b in kept if b.get("type") in _OPAQUE]
     if not kept and isinstance(message.content, list):  # LangChain's ChatAnthropic keeps thinking in the content
         blocks = [{k: copy.deepcopy(v) for k, v in b.items() if k in _OPAQUE_KEYS} for b in message.content

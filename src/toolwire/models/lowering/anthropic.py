@@ -13,8 +13,8 @@ the Anthropic API reference ("Messages", "Streaming Messages") and the tool-use 
   ``redacted_thinking`` (kept on the AIMessage as ``provider_data["anthropic"]["content"]`` and sent
   back unchanged; an AIMessage without that, such as one from LangChain's ChatAnthropic, sends the thinking
   blocks of its content list first, and one whose content list holds server tool blocks or cited text is sent in
-  that list's order: :mod:`~toolwire.models.lowering._anthropic_turns`). Empty text blocks are refused by the API,
-  so they are dropped.
+  that list's order, as is a LangChain v1 turn, its ``reasoning`` blocks as ``thinking`` with their signatures:
+  :mod:`~toolwire.models.lowering._anthropic_turns`). Empty text blocks are refused by the API, so they are dropped.
 * streaming events: ``message_start``, ``content_block_start`` / ``_delta`` (``text_delta``,
   ``input_json_delta`` (on ``tool_use`` and on server blocks such as ``server_tool_use``), ``citations_delta``,
   ``thinking_delta``, ``signature_delta``) / ``_stop``, ``message_delta``, ``message_stop``, ``error``.
