@@ -13,8 +13,15 @@ so a tool is pickled by what makes it, not by its state, in the first of these w
    the tool's current name, description and options. A ``functools.singledispatchmethod`` read from an instance
    (``tool(Svc().show)``) is saved as its instance (or class) and name, as pickle saves a bound method.
 
-Anything else (a function defined inside another function, a lambda, a tool built from a ready
-``FunctionSchema`` or with its own ``validate``) raises :class:`pickle.PicklingError` in one sentence that
+A pickler that saves functions by value (their code: cloudpickle, which joblib's loky, Ray, Dask and PySpark send
+work with, and dill) gets a tool of the main script (``__main__``, or a module registered with cloudpickle's
+``register_pickle_by_value``) and a tool of a function defined inside another (a closure, a lambda) the third way: its
+function saved by value, for a worker whose ``__main__`` is not the script (review 312 #1). The standard pickle saves
+a ``__main__`` tool by reference (a spawn process pool's worker runs the script again, so it is there), and refuses a
+closure in one sentence.
+
+Anything else (a function defined inside another function or a lambda for the standard pickle, a tool built from a
+ready ``FunctionSchema`` or with its own ``validate``) raises :class:`pickle.PicklingError` in one sentence that
 says what to do. Copies (``copy.copy``, ``copy.deepcopy``) copy the tool's attributes and need none of this.
 """
 
@@ -23,6 +30,7 @@ from __future__ import annotations
 import copy
 import importlib
 import pickle
+import sys
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -118,6 +126,43 @@ def _defined_inside(func: Any) -> str | None:
     return None
 
 
+_BY_VALUE = ("cloudpickle", "dill")  # the module names (a part of one) of picklers that save functions by value
+# (the cloudpickle modules whose register_pickle_by_value registry is read: its own, and Ray's and PySpark's copies)
+_CLOUDPICKLES = ("cloudpickle", "ray.cloudpickle", "pyspark.cloudpickle", "srsly.cloudpickle")
+
+
+def _by_value_pickler() -> type | None:
+    """The class of the pickler saving a tool now when it saves functions by value (cloudpickle, its copies in joblib,
+    Ray, PySpark, and dill), else None (the standard pickle: ``pickle.dumps``, multiprocessing's ``ForkingPickler``).
+
+    A pickler gives ``__reduce_ex__`` no reference to itself, so it is found on the call stack: the first frame of a
+    method of a :class:`pickle.Pickler` (cloudpickle's ``dump`` is Python code; the standard C pickler runs none).
+    Called only for a tool the two kinds save differently (a ``__main__`` tool, a closure), never on a tool call.
+    """
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_argcount and code.co_varnames[0] == "self":
+            owner = frame.f_locals.get("self")
+            if isinstance(owner, (pickle.Pickler, pickle._Pickler)):  # type: ignore[attr-defined]
+                kind = type(owner)
+                by_value = any(part in _BY_VALUE for klass in kind.__mro__ for part in klass.__module__.split("."))
+                return kind if by_value else None
+        frame = frame.f_back
+    return None
+
+
+def _registered_by_value(module: str) -> bool:
+    """Whether ``module`` (or a package holding it) is registered with a loaded cloudpickle's
+    ``register_pickle_by_value``: cloudpickle saves its functions by value, so its tools are (the workers may not
+    have the module)."""
+    for name in _CLOUDPICKLES:
+        listed = getattr(sys.modules.get(name), "list_registry_pickle_by_value", None)
+        if listed is not None and any(module == entry or module.startswith(entry + ".") for entry in listed()):
+            return True
+    return False
+
+
 class _Attribute:
     """Pickled as ``getattr(receiver, name)``: a ``singledispatchmethod`` read from an instance, whose function (a
     closure ``singledispatchmethod.__get__`` makes) pickle cannot save by name (review 222 #5)."""
@@ -132,7 +177,8 @@ class _Attribute:
 
 
 def reduce_tool(tool: Tool) -> Any:
-    """``tool.__reduce_ex__``: how pickle saves a tool (see the module docstring for the three ways).
+    """``tool.__reduce_ex__``: how pickle saves a tool (see the module docstring for the three ways, and for the
+    picklers that save functions by value).
 
     Raises:
         pickle.PicklingError: the tool can be saved none of the three ways; the message says what to do.
@@ -146,19 +192,22 @@ def reduce_tool(tool: Tool) -> Any:
     module, qualname = getattr(func, "__module__", None), getattr(func, "__qualname__", None)
     if isinstance(module, str) and isinstance(qualname, str) and "<" not in qualname:
         try:
-            if _lookup(module, qualname) is tool:
-                return tool_at, (module, qualname)
+            found = _lookup(module, qualname)
         except (ImportError, AttributeError, KeyError):
-            pass
+            found = None
+        if found is tool and ((module != "__main__" and not _registered_by_value(module))
+                              or _by_value_pickler() is None):  # (by value: the worker's __main__ is not the script)
+            return tool_at, (module, qualname)
     source = tool._source
     if source is None:
         raise pickle.PicklingError(
             f"Tool {tool.name!r} cannot be pickled: it was built from a ready FunctionSchema or with its own "
             "validate callable; build it with tool() or Tool.from_function() from a module-level function.")
-    if (inner := _defined_inside(func)) is not None:
+    if (inner := _defined_inside(func)) is not None and _by_value_pickler() is None:
         raise pickle.PicklingError(
             f"Tool {tool.name!r} cannot be pickled: its function {inner} is defined inside another function or "
-            "is a lambda; define the function at module level.")
+            "is a lambda; define the function at module level, or send the tool with cloudpickle (as joblib, Ray "
+            "and Dask do).")
     if (found := dispatch_method_source(func)) is not None:  # (made again from its instance, as a bound method)
         func = _Attribute(*found)
     elif is_dispatch_method(func):

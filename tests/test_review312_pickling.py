@@ -1,0 +1,193 @@
+"""Review 312: pickling tools for other processes.
+
+#1 a tool written in the main script or as a closure reaches the workers of a by-value pickler (cloudpickle: joblib's
+loky, Ray, Dask), while the standard pickle says what to do in one sentence (and a ``__main__`` tool still runs in a
+spawn process pool); #2 options set on a module-level tool after it was made reach a spawn worker; #4 an
+``args_schema`` class pickle cannot find and an MCP tool are refused in one sentence saying what to do, and
+``copy.deepcopy`` of an ``MCPToolList`` shares its client; #5 a tool made from another tool's function pickles.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import create_model
+
+from toolwire import Tool, tool
+
+
+@tool
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+@tool(timeout=3.0)
+def boom(x: int) -> int:
+    """Fail with a message."""
+    raise ValueError(f"secret {x}")
+
+
+add_with_timeout = tool(add.func, name="add_with_timeout", timeout=5)  # (review 312 #5)
+
+
+def search(q: str, k: int = 3) -> str:
+    """Search for something."""
+    return f"{q}:{k}"
+
+
+OtherNamedArgs = create_model("SearchArgsDynamic", q=(str, ...), k=(int, 3))  # found under another name
+
+
+def _options(made: Tool) -> tuple[Any, ...]:
+    return made.name, made.return_direct, made.timeout, made.response_format, made.handle_errors, \
+        made.hide_error_details
+
+
+def _run_in_worker(made: Tool, args: dict[str, Any]) -> tuple[Any, ...]:
+    message = made.invoke({"name": made.name, "args": args, "id": "c1", "type": "tool_call"})
+    return (*_options(made), message.status, message.content)
+
+
+# --- #1: the main script's tools and closures ---------------------------------------------------------------------
+
+SAVED: dict[int, Any] = {}  # the functions the by-value pickler below kept
+
+
+class ByValuePickler(pickle.Pickler):
+    """Stands for cloudpickle (``cloudpickle.Pickler``, which joblib, Ray and Dask use): it saves the functions of
+    ``__main__`` and local functions itself, by value (here: kept in :data:`SAVED`), not by name."""
+
+    __module__ = "fake.cloudpickle"  # (how toolwire tells such a pickler: cloudpickle's vendored copies too)
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, types.FunctionType) and (obj.__module__ == "__main__" or "<locals>" in obj.__qualname__):
+            SAVED[id(obj)] = obj
+            return id(obj)
+        return None
+
+    def dump(self, obj: Any) -> None:  # (cloudpickle's dump is Python code too)
+        super().dump(obj)
+
+
+class ByValueUnpickler(pickle.Unpickler):
+    def persistent_load(self, pid: Any) -> Any:
+        return SAVED[pid]
+
+
+def by_value_roundtrip(obj: Any) -> Any:
+    buffer = io.BytesIO()
+    ByValuePickler(buffer).dump(obj)
+    return ByValueUnpickler(io.BytesIO(buffer.getvalue())).load()
+
+
+def _closure_tool(factor: int) -> Tool:
+    @tool
+    def scaled(a: int) -> int:
+        """Scale a number."""
+        return a * factor
+
+    return scaled
+
+
+def _main_tool(monkeypatch: pytest.MonkeyPatch) -> Tool:
+    """A ``@tool`` as the main script defines it (its function in ``__main__``, the tool under its name there)."""
+    def main_tool(a: int) -> int:
+        """Defined in the main script."""
+        return a * 100
+
+    main_tool.__module__, main_tool.__qualname__ = "__main__", "main_tool"
+    made = tool(main_tool)
+    monkeypatch.setattr(sys.modules["__main__"], "main_tool", made, raising=False)
+    return made
+
+
+def test_a_closure_tool_reaches_a_by_value_pickler_and_the_standard_pickle_says_what_to_do() -> None:
+    scaled = _closure_tool(3)
+    scaled.timeout = 7.0
+    back = by_value_roundtrip(scaled)
+    assert back is not scaled and back.invoke({"a": 2}) == 6 and back.timeout == 7.0
+    with pytest.raises(pickle.PicklingError, match=r"define the function at module level.*cloudpickle"):
+        pickle.dumps(scaled)
+
+
+def test_a_main_script_tool_reaches_a_by_value_pickler_whose_worker_has_not_got_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    made = _main_tool(monkeypatch)
+    made.hide_error_details = True
+    assert pickle.loads(pickle.dumps(made)) is made  # the standard pickle: by reference (a spawn child runs the script)
+    data, by_value = pickle.dumps(made), io.BytesIO()
+    ByValuePickler(by_value).dump(made)
+    with monkeypatch.context() as patch:  # a by-value worker's __main__ is not the script
+        patch.delattr(sys.modules["__main__"], "main_tool")
+        with pytest.raises(pickle.UnpicklingError, match=r"Cannot find the tool __main__\.main_tool"):
+            pickle.loads(data)
+        back = ByValueUnpickler(io.BytesIO(by_value.getvalue())).load()
+    assert back is not made and back.invoke({"a": 2}) == 200 and back.hide_error_details is True
+
+
+MAIN_SCRIPT = """
+import concurrent.futures, multiprocessing, pickle, sys
+from toolwire import tool
+
+@tool
+def main_tool(a: int) -> int:
+    \"\"\"Defined in the main script.\"\"\"
+    return a * 100
+
+def make(k):
+    @tool
+    def scaled(a: int) -> int:
+        \"\"\"Scaled.\"\"\"
+        return a * k
+    return scaled
+
+if __name__ == "__main__":
+    main_tool.timeout = 9.0
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        print(pool.submit(main_tool.invoke, {"a": 2}).result(60), pool.submit(getattr, main_tool, "timeout").result(60))
+    try:
+        pickle.dumps(make(3))
+    except pickle.PicklingError as exc:
+        print("PicklingError:", exc)
+    if len(sys.argv) > 1:  # cloudpickle's path: loaded in a new interpreter, whose __main__ is not this script
+        import cloudpickle, subprocess
+        loader = "import pickle, sys; t = pickle.loads(sys.stdin.buffer.read()); print(t.invoke({'a': 2}), t.timeout)"
+        for made in (main_tool, make(3)):
+            done = subprocess.run([sys.executable, "-c", loader], input=cloudpickle.dumps(made), capture_output=True)
+            print(done.stdout.decode().strip() or done.stderr.decode().strip().splitlines()[-1])
+"""
+
+
+def _run_script(tmp_path: Path, *args: str, path: str | None = None) -> list[str]:
+    script = tmp_path / "main_script.py"
+    script.write_text(MAIN_SCRIPT)
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (path, env.get("PYTHONPATH"))))
+    done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=120, env=env,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_a_main_script_tool_runs_in_a_spawn_pool_and_a_closure_is_refused_in_one_sentence(tmp_path: Path) -> None:
+    lines = _run_script(tmp_path)
+    assert lines[0].startswith("200 ")  # (the timeout: review 312 #2)
+    assert lines[1] == ("PicklingError: Tool 'scaled' cannot be pickled: its function make.<locals>.scaled is defined "
+                        "inside another function or is a lambda; define the function at module level, or send the "
+                        "tool with cloudpickle (as joblib, Ray and Dask do).")
+
+
+def test_cloudpickle_sends_a_main_script_tool_and_a_closure(tmp_path: Path) -> None:
+    cloudpickle = pytest.importorskip("cloudpickle")
+    lines = _run_script(tmp_path, "cloudpickle", path=str(Path(cloudpickle.__file__).parent.parent))
+    assert lines[2:] == ["200 9.0", "6 None"]
