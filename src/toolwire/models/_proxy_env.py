@@ -73,8 +73,8 @@ def _reason(value: str) -> str | None:
         return "it holds a space or a line break"
     if url.partition("://")[0].lower() not in _SCHEMES:
         return "its scheme is not http, https, socks5 or socks5h"
-    if re.search(r"[/?#]", _user_info(url)):
-        return "its user name or password holds '/', '?' or '#', which must be written as %2F, %3F and %23"
+    if re.search(r"[/?#@]", _user_info(url, True)):
+        return "its user name or password holds '@', '/', '?' or '#', which must be written as %40, %2F, %3F and %23"
     try:
         parts = urllib.parse.urlsplit(url)
         host = parts.hostname
@@ -139,7 +139,7 @@ def proxy_problem(exc: BaseException | None = None) -> str | None:
         can be used (``exc`` has another cause).
     """
     for name, value in _settings():
-        shown = f"The environment variable {name} holds {shown_endpoint(value)!r}"
+        shown = f"The environment variable {name} holds {shown_endpoint(value, proxy=True)!r}"
         scheme = (value.partition("://")[0] if "://" in value else "http").lower()
         if scheme.startswith("socks") and scheme not in _SCHEMES:  # (socks4, socks4a: httpx has none, socksio or not)
             return (f"{shown}, a {scheme} proxy, which the HTTP library cannot use (it takes SOCKS5 only): give a "
@@ -207,7 +207,8 @@ def proxy_secrets() -> list[str]:
     """The credentials of the proxy variables httpx reads (:func:`_settings`), in every form they are sent and
     may be echoed (:func:`~toolwire._secrets.sent_forms`: as written, decoded, the password alone, and the Base64 of
     ``Proxy-Authorization: Basic``); empty when no proxy variable holds a user info of 4 or more characters."""
-    return sent_forms(info for _, value in _settings() if len(info := _user_info(value)) >= 4)
+    infos = (info for _, value in _settings() for info in {_user_info(value), _user_info(value, True)})
+    return sent_forms(info for info in infos if len(info) >= 4)
 
 
 def proxy_for(url: str | None, exc: BaseException | None = None, *, aiohttp: bool = False) -> tuple[str, str] | None:
@@ -278,7 +279,7 @@ def _named(found: tuple[str, str] | None) -> tuple[str, str]:
     if found is None:
         return "the proxy between toolwire and the server", "the proxy settings"
     name, value = found
-    return f"the proxy in {name} ({shown_endpoint(value)})", name
+    return f"the proxy in {name} ({shown_endpoint(value, proxy=True)})", name
 
 
 def _credentials_hint(found: tuple[str, str] | None) -> str:
@@ -372,12 +373,13 @@ def _unreachable(provider: str, exc: BaseException, names: set[str], found: tupl
     (``(name, value)``), else None (the failure is the server's, or not one of a connection)."""
     phase = _proxy_phase(exc)
     where, name = _named(found)
+    unencoded = _unencoded_hint(found)
     within = f" after {timeout:g} s" if isinstance(timeout, int | float) else ""
     tls = re.search(r"ssl|certificate|tls", detail, re.IGNORECASE)
     if phase == "tunnel" or (tls and not found[1].strip().lower().startswith("https://")):
         return None  # (the tunnel to the server is open, or TLS with the server through it: the server's)
     if tls:  # (the TLS handshake with a proxy written https://)
-        plain = shown_endpoint("http://" + found[1].strip().partition("://")[2])
+        plain = shown_endpoint("http://" + found[1].strip().partition("://")[2], proxy=True)
         if re.search(r"wrong.version.number|packet.length.too.long|record.layer.failure", detail, re.IGNORECASE):
             hint = (f"The proxy speaks plain HTTP, not TLS: write its URL with http:// in {name} ({plain}), or unset "
                     f"{name}.")
@@ -389,12 +391,13 @@ def _unreachable(provider: str, exc: BaseException, names: set[str], found: tupl
     if names & {"ConnectTimeout"}:
         return ProviderError(f"Could not connect to {where}: the connection timed out{within}.", provider=provider,
                              status=None, retryable=True,
-                             hint=f"Check that the proxy is running, that the host and port in {name} are right and "
-                                  f"that no firewall drops the connection to it, or unset {name}; then try again.")
+                             hint=unencoded or f"Check that the proxy is running, that the host and port in {name} are "
+                                  f"right and that no firewall drops the connection to it, or unset {name}; then try "
+                                  "again.")
     if names & {"ConnectError", "ClientProxyConnectionError"}:
         return ProviderError(f"Could not connect to {where}: {detail}.", provider=provider, status=None, retryable=True,
-                             hint=f"Check that the proxy is running and that the host and port in {name} are "
-                                  f"right, or unset {name}; then try again.")
+                             hint=unencoded or f"Check that the proxy is running and that the host and port in {name} "
+                                  f"are right, or unset {name}; then try again.")
     if phase != "connect":  # (a read or write failure after the request went on: it cannot be told from the server's)
         return None
     said = (f"did not answer the request to open a connection to the server{within.replace(' after', ' within')}"
@@ -402,6 +405,17 @@ def _unreachable(provider: str, exc: BaseException, names: set[str], found: tupl
     return ProviderError(f"{_capital(where)} {said}.", provider=provider, status=None, retryable=True,
                          hint=f"Check that {name} names a working proxy (its log may say why), or unset {name}; then "
                               f"try again.")
+
+
+def _unencoded_hint(found: tuple[str, str]) -> str | None:
+    """The hint for a proxy URL (``(name, value)``) whose user name or password holds ``@``, ``/``, ``?`` or ``#`` not
+    %-encoded, which the HTTP library reads as the end of the user info (``http://alice:p@ss/word@proxy:8080``
+    connects to the host ``ss``: review 314 #6); None when it holds none."""
+    name, value = found
+    if not re.search(r"[/?#@]", _user_info(value, True)):
+        return None
+    return (f"Write '@', '/', '?' and '#' in the proxy's user name and password in {name} as %40, %2F, %3F and %23 "
+            "(as written, the HTTP library reads the host from the middle of the password), then try again.")
 
 
 def _unread_proxy(provider: str, exc: BaseException, names: set[str]) -> ProviderError | None:
@@ -414,13 +428,14 @@ def _unread_proxy(provider: str, exc: BaseException, names: set[str]) -> Provide
     for name, value in _settings():
         if quoted and quoted in (value.strip(), value.strip().partition("://")[2]):
             with contextlib.suppress(AttributeError, TypeError):  # (its args hold a yarl URL, not text)
-                exc.args = (shown_endpoint(value), *exc.args[1:])
-                exc._url = shown_endpoint(value)  # type: ignore[attr-defined]  # (what its url property shows)
-            for secret in sent_forms([_user_info(value)] if len(_user_info(value)) >= 4 else []):
+                exc.args = (shown_endpoint(value, proxy=True), *exc.args[1:])
+                exc._url = shown_endpoint(value, proxy=True)  # type: ignore[attr-defined]  # (what its url property shows)
+            infos = {_user_info(value), _user_info(value, True)}
+            for secret in sent_forms(info for info in infos if len(info) >= 4):
                 scrub_exception(exc, secret)
             return ProviderError(
-                f"The environment variable {name} holds {shown_endpoint(value)!r}, which the HTTP client of "
-                f"{provider}'s async calls (aiohttp) cannot read as a proxy URL.", provider=provider, status=None,
+                f"The environment variable {name} holds {shown_endpoint(value, proxy=True)!r}, which the HTTP client "
+                f"of {provider}'s async calls (aiohttp) cannot read as a proxy URL.", provider=provider, status=None,
                 retryable=False, hint=f"Write {name} as http://[user:password@]host:port, or unset it.")
     return None
 

@@ -24,17 +24,22 @@ _SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _HOST_PORT = re.compile(r"(?:\[[^\]]*\]|[^:\[\]]*)(?::\d*)?")  # a host (IPv6 in brackets) and maybe a port
 
 
-def _user_info(endpoint: str) -> str:
+def _user_info(endpoint: str, proxy: bool = False) -> str:
     """What ``endpoint`` holds between its scheme's ``://`` (or its start) and its last ``@``; empty when no ``@``,
     and when that ``@`` is in the path: the text before the first ``/`` holds no ``@`` and no ``:`` but before a
     port's digits (an IPv6 host in brackets aside; ``http://host/repository/@hf``, ``http://host:8080/@hf``: review
     204 #3), the rule :mod:`toolwire._secrets` masks URLs by; and up to the last ``@`` before the first ``/`` when
-    that part holds one (a login, then a path with ``@``: review 210 #3)."""
+    that part holds one (a login, then a path with ``@``: review 210 #3). With ``proxy`` (a proxy variable's URL,
+    which has no path) always up to the last ``@``: a password with ``@`` and ``/`` not %-encoded
+    (``http://alice:p@ss/word@proxy:8080``) is all user info, as :func:`~toolwire._secrets.redact_url` reads it
+    (review 314 #6)."""
     head, sep, _ = endpoint.rpartition("@")
     if not sep:
         return ""
     scheme = _SCHEME.match(head)
     info = head[scheme.end():] if scheme else head
+    if proxy:
+        return info
     authority = re.split(r"[/?#]", info, maxsplit=1)[0]
     if "@" in authority:  # (RFC 3986: the user info ends at the authority's last "@")
         return authority.rpartition("@")[0]
@@ -43,11 +48,11 @@ def _user_info(endpoint: str) -> str:
     return info
 
 
-def shown_endpoint(endpoint: str) -> str:
-    """``endpoint`` as a message shows it: its user info (:func:`_user_info`) masked
-    (``http://user:pa/ss@mirror`` gives ``http://****@mirror``; ``user:pw@host`` gives ``****@host``), and the
-    values of query parameters that name a secret (:func:`~toolwire._secrets.redact_url`)."""
-    info = _user_info(endpoint)
+def shown_endpoint(endpoint: str, *, proxy: bool = False) -> str:
+    """``endpoint`` as a message shows it: its user info (:func:`_user_info`, up to the last ``@`` for a ``proxy``
+    URL) masked (``http://user:pa/ss@mirror`` gives ``http://****@mirror``; ``user:pw@host`` gives ``****@host``), and
+    the values of query parameters that name a secret (:func:`~toolwire._secrets.redact_url`)."""
+    info = _user_info(endpoint, proxy)
     if info:
         scheme = _SCHEME.match(endpoint)
         start = scheme.end() if scheme else 0  # (the user info follows the scheme: up to its own "@")
