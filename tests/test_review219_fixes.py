@@ -141,8 +141,9 @@ def test_1_other_errors_and_other_choices_are_not_asked_again(server: QueuedServ
     with pytest.raises(ProviderError):
         model.bind_tools([get_weather], tool_choice="get_weather").invoke("Weather?")
     server.answer = _old_vllm
-    with pytest.raises(ProviderError):
-        model.bind_tools([get_weather], tool_choice="required").invoke("Weather?")
+    other = {"type": "function", "function": {"name": "get_time", "parameters": {"type": "object"}}}
+    with pytest.raises(ProviderError):  # ("required" with one tool is asked again with it named: review 310 #4)
+        model.bind_tools([get_weather, other], tool_choice="required").invoke("Weather?")
     assert _choices(server) == [OBJECT, "required"]
     assert model._choice.get() == "object"
 

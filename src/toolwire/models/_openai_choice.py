@@ -12,6 +12,12 @@ Servers disagree on it, and neither form works everywhere:
   tool_choice type: 'object'. Supported string values: none, auto, required"), so it is asked this way next
   (review 214 #1).
 
+``tool_choice="required"`` with exactly one bound tool forces that tool, so when a compatible server refuses
+``"required"`` itself (vLLM before 0.8.3: 400 'tool_choice = "required" is not supported!') the request is asked
+again once with that tool named, in the object form those servers take, and the model remembers to send it so from
+then on (:func:`forces_one`, :meth:`ChoiceForm.refuse_required`); with several tools there is no such form, and the
+error's hint (:data:`REQUIRED_REFUSED`) says what to do (review 310 #4).
+
 So a request whose named choice the server refuses (HTTP 400 or 422 whose message names ``tool_choice`` in its own
 words, not one that only quotes the request body back: :func:`refuses_choice`) is asked again
 once in the other form, and the form that worked is remembered on the model
@@ -30,7 +36,8 @@ from typing import Any
 from toolwire.errors import ProviderError
 from toolwire.models.base import ChatRequest
 
-__all__ = ["BOTH_REFUSED", "FORMS", "ChoiceForm", "both_refused", "is_named", "other_form", "refuses_choice"]
+__all__ = ["BOTH_REFUSED", "FORMS", "REQUIRED_REFUSED", "ChoiceForm", "both_refused", "forces_one", "is_named",
+           "other_form", "refuses_choice", "required_refused"]
 
 FORMS = ("object", "required")
 """The two forms, the first sent first (``lower_request``'s ``named_form``)."""
@@ -38,6 +45,11 @@ FORMS = ("object", "required")
 BOTH_REFUSED = ("The server refuses to force a named tool both as tool_choice=\"required\" with that one tool and as "
                 "{\"type\": \"function\", \"function\": {\"name\"}}: bind the tool with tool_choice=\"auto\" and "
                 "ask for it in the question, or use a server that can force a tool.")
+
+REQUIRED_REFUSED = ("This server cannot force a tool with tool_choice=\"required\" (vLLM before 0.8.3 refuses it): "
+                    "name the tool to call (tool_choice=\"<tool name>\"), or use tool_choice=\"auto\" and ask for "
+                    "the tool in the question, or upgrade vLLM to 0.8.3 or later.")
+"""The hint of a server's refusal of ``tool_choice="required"`` that naming the one tool could not get round."""
 
 
 class ChoiceForm:
@@ -51,9 +63,20 @@ class ChoiceForm:
         form: the form to start with (default ``"object"``).
     """
 
-    def __init__(self, form: str = FORMS[0]) -> None:
+    def __init__(self, form: str = FORMS[0], *, required_refused: bool = False) -> None:
         self._lock = threading.Lock()
         self._form = form
+        self._required_refused = required_refused
+
+    def required_refused(self) -> bool:
+        """Whether the server refused ``tool_choice="required"`` and took the one tool named instead."""
+        with self._lock:
+            return self._required_refused
+
+    def refuse_required(self) -> None:
+        """Send ``"required"`` with one tool as that tool named from now on (the server refused ``"required"``)."""
+        with self._lock:
+            self._required_refused = True
 
     def get(self) -> str:
         """Return the form to send now."""
@@ -67,10 +90,10 @@ class ChoiceForm:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ChoiceForm:
         """An independent copy (a lock cannot be copied): the same form, its own lock."""
-        return ChoiceForm(self.get())
+        return ChoiceForm(self.get(), required_refused=self.required_refused())
 
     def __repr__(self) -> str:
-        return f"ChoiceForm({self.get()!r})"
+        return f"ChoiceForm({self.get()!r}{', required_refused=True' if self.required_refused() else ''})"
 
 
 def is_named(request: ChatRequest) -> bool:
@@ -80,6 +103,12 @@ def is_named(request: ChatRequest) -> bool:
     if not choice or choice in ("auto", "none", "required"):
         return False
     return any(tool.name == choice for tool in request.tools)
+
+
+def forces_one(request: ChatRequest) -> bool:
+    """Whether ``request`` is ``tool_choice="required"`` with exactly one bound tool: the same forced call as that
+    tool named, which a server that refuses ``"required"`` is asked for instead (review 310 #4)."""
+    return request.tool_choice == "required" and len(request.tools) == 1
 
 
 def other_form(form: str) -> str:
@@ -153,6 +182,15 @@ def refuses_choice(error: BaseException) -> bool:
     # wording, which gateways copy) is the server's own words (review 232 #5)
     message = _KEY.sub(lambda m: "" if _inside_braces(m.string, m.start()) else m.group(0), message)
     return _NAMED.search(message) is not None
+
+
+def required_refused(error: ProviderError) -> ProviderError:
+    """``error``, a refusal of a request sent with ``tool_choice="required"`` (or, after that, with its one tool
+    named), with :data:`REQUIRED_REFUSED` as its hint when it names ``tool_choice`` (changed in place; not
+    retryable)."""
+    if refuses_choice(error):
+        error.hint, error.retryable, error.api_advice = REQUIRED_REFUSED, False, None
+    return error
 
 
 def both_refused(error: ProviderError) -> ProviderError:
