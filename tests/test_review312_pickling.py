@@ -9,7 +9,9 @@ spawn process pool); #2 options set on a module-level tool after it was made rea
 
 from __future__ import annotations
 
+import concurrent.futures
 import io
+import multiprocessing
 import os
 import pickle
 import subprocess
@@ -181,7 +183,7 @@ def _run_script(tmp_path: Path, *args: str, path: str | None = None) -> list[str
 
 def test_a_main_script_tool_runs_in_a_spawn_pool_and_a_closure_is_refused_in_one_sentence(tmp_path: Path) -> None:
     lines = _run_script(tmp_path)
-    assert lines[0].startswith("200 ")  # (the timeout: review 312 #2)
+    assert lines[0] == "200 9.0"
     assert lines[1] == ("PicklingError: Tool 'scaled' cannot be pickled: its function make.<locals>.scaled is defined "
                         "inside another function or is a lambda; define the function at module level, or send the "
                         "tool with cloudpickle (as joblib, Ray and Dask do).")
@@ -191,3 +193,53 @@ def test_cloudpickle_sends_a_main_script_tool_and_a_closure(tmp_path: Path) -> N
     cloudpickle = pytest.importorskip("cloudpickle")
     lines = _run_script(tmp_path, "cloudpickle", path=str(Path(cloudpickle.__file__).parent.parent))
     assert lines[2:] == ["200 9.0", "6 None"]
+
+
+# --- #2: options set after the tool was made -----------------------------------------------------------------------
+
+def test_options_set_after_reach_a_worker_whose_module_has_the_tool_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = sys.modules[__name__]
+    monkeypatch.setattr(add, "timeout", 0.5)
+    monkeypatch.setattr(add, "hide_error_details", True)
+    monkeypatch.setattr(add, "return_direct", True)
+    monkeypatch.setattr(add, "handle_errors", False)
+    monkeypatch.setattr(boom, "timeout", None)  # back to the default, from the module's 3.0
+    data = pickle.dumps([add, boom])
+    assert pickle.loads(data) == [add, boom]  # the same process: the module's own tools
+    fresh_add = tool(add.func)  # a new worker imports the module: the tools as written
+    fresh_boom = tool(timeout=3.0)(boom.func)
+    monkeypatch.setattr(module, "add", fresh_add)
+    monkeypatch.setattr(module, "boom", fresh_boom)
+    back_add, back_boom = pickle.loads(data)
+    assert _options(back_add) == ("add", True, 0.5, "content", False, True)
+    assert back_boom.timeout is None and fresh_boom.timeout == 3.0  # (a copy: the worker's module tool unchanged)
+    assert back_add.invoke({"a": 1, "b": 2}) == 3
+    assert (fresh_add.timeout, fresh_add.hide_error_details) == (None, False)
+
+
+class Svc:
+    @tool
+    def scale(self, a: int) -> int:
+        """Scale by two."""
+        return a * 2
+
+
+def test_options_of_a_tool_method_and_of_a_bound_tool_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    bound = Svc().scale
+    bound.timeout = 4.0
+    back = pickle.loads(pickle.dumps(bound))
+    assert back.timeout == 4.0 and back.invoke({"a": 3}) == 6
+    monkeypatch.setattr(Svc.__dict__["scale"], "hide_error_details", True)
+    data = pickle.dumps(Svc.__dict__["scale"])
+    monkeypatch.setattr(Svc, "scale", tool(Svc.__dict__["scale"].func))
+    assert pickle.loads(data).hide_error_details is True
+
+
+def test_options_set_after_reach_a_spawn_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(boom, "timeout", 0.5)
+    monkeypatch.setattr(boom, "hide_error_details", True)
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        got = pool.submit(_run_in_worker, boom, {"x": 1}).result(timeout=120)
+    assert got[:6] == ("boom", False, 0.5, "content", True, True)
+    assert got[6] == "error" and "secret" not in got[7]

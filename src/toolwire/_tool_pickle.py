@@ -8,6 +8,11 @@ so a tool is pickled by what makes it, not by its state, in the first of these w
    and reads the attribute, as pickle does for functions and classes.
 2. *A bound method's tool* (``Svc().add`` where ``add`` is a ``@tool`` method): read again from the pickled
    instance (or class), as pickle does for bound methods.
+
+   Both carry the options (``timeout``, ``hide_error_details``... :data:`_OPTIONS`) that differ from a new tool's, for
+   they may have been set after the tool was made (``slow.timeout = 0.5``): a worker whose tool differs (a spawn or
+   forkserver worker imports the module again, as the module writes it) gets a copy of its tool with them (review
+   312 #2); the same process gets the tool itself.
 3. *Rebuilt*: a tool made by ``Tool.from_function`` (or ``tool(...)`` with options) or ``Tool.from_schema``
    (without a ``validate`` callable) is made again from its function, which pickle saves by reference, with
    the tool's current name, description and options. A ``functools.singledispatchmethod`` read from an instance
@@ -28,7 +33,9 @@ says what to do. Copies (``copy.copy``, ``copy.deepcopy``) copy the tool's attri
 from __future__ import annotations
 
 import copy
+import functools
 import importlib
+import inspect
 import pickle
 import sys
 import types
@@ -79,8 +86,45 @@ def _lookup(module: str, qualname: str) -> Any:
     return found
 
 
-def tool_at(module: str, qualname: str) -> Any:
-    """Unpickling, way 1: the tool stored at ``module.qualname``.
+@functools.cache
+def _option_defaults() -> dict[str, Any]:
+    """The options (:data:`_OPTIONS`) of a new tool: ``Tool``'s defaults."""
+    from toolwire.tools import Tool
+
+    parameters = inspect.signature(Tool.__init__).parameters
+    return {key: parameters[key].default for key in _OPTIONS}
+
+
+def _set_options(tool: Tool) -> dict[str, Any]:
+    """The options of ``tool`` that differ from a new tool's (an empty dict, most often: the pickle stays small)."""
+    defaults = _option_defaults()
+    return {key: value for key in _OPTIONS if (value := getattr(tool, key)) != defaults[key]}
+
+
+def _with_options(found: Tool, options: dict[str, Any]) -> Tool:
+    """``found`` when its options are ``options`` (those left out: a new tool's), else a copy of it with them (the
+    tool a module defines is left as it is)."""
+    changed = {key: value for key, value in {**_option_defaults(), **options}.items() if getattr(found, key) != value}
+    if not changed:
+        return found
+    made = copy.copy(found)
+    for key, value in changed.items():
+        setattr(made, key, value)
+    return made
+
+
+def tool_of(owner: Any, name: str, options: dict[str, Any]) -> Tool:
+    """Unpickling, way 2: the tool ``owner.name`` (a tool method bound to ``owner``) with ``options``
+    (:func:`_with_options`)."""
+    return _with_options(getattr(owner, name), options)
+
+
+def tool_at(module: str, qualname: str, options: dict[str, Any] | None = None) -> Any:
+    """Unpickling, way 1: the tool stored at ``module.qualname``, with ``options`` (the options that differ from a new
+    tool's, :func:`_with_options`; None, from earlier versions: as the module has it).
+
+    Returns:
+        That tool, or a copy of it with ``options`` when its own differ (a spawn worker's, as the module writes it).
 
     Raises:
         pickle.UnpicklingError: there is no tool there any more (the module changed since it was pickled).
@@ -95,7 +139,7 @@ def tool_at(module: str, qualname: str) -> Any:
     if not isinstance(found, Tool):
         raise pickle.UnpicklingError(f"{module}.{qualname} is no longer a tool; unpickle with the code it was "
                                      "pickled with.")
-    return found
+    return found if options is None else _with_options(found, options)
 
 
 def rebuild_tool(cls: type[Tool], how: str, func: Any, source: Any, name: str, description: str,
@@ -188,7 +232,7 @@ def reduce_tool(tool: Tool) -> Any:
         owner, name = func.__self__, func.__func__.__name__
         attr = (owner if isinstance(owner, type) else type(owner)).__dict__.get(name)
         if attr is not None and getattr(attr, "func", None) is func.__func__:
-            return getattr, (owner, name)
+            return tool_of, (owner, name, _set_options(tool))
     module, qualname = getattr(func, "__module__", None), getattr(func, "__qualname__", None)
     if isinstance(module, str) and isinstance(qualname, str) and "<" not in qualname:
         try:
@@ -197,7 +241,7 @@ def reduce_tool(tool: Tool) -> Any:
             found = None
         if found is tool and ((module != "__main__" and not _registered_by_value(module))
                               or _by_value_pickler() is None):  # (by value: the worker's __main__ is not the script)
-            return tool_at, (module, qualname)
+            return tool_at, (module, qualname, _set_options(tool))
     source = tool._source
     if source is None:
         raise pickle.PicklingError(
