@@ -29,7 +29,12 @@ BAD_OPTIONS = [
     ({"max_tokens": 2.5}, "max_tokens must be a whole number"),
     ({"stop": 5}, "stop must be a string or a list of strings, not 5."),
     ({"stop": ["\n", 3]}, "stop must be a string or a list of strings"),
-    ({"seed": "abc", "temperature": 0.5}, "seed must be a whole number, not 'abc'."),
+    ({"seed": "abc", "temperature": 0.5}, "seed must be a whole number from 0 to 4294967294, not 'abc'."),
+    ({"seed": -1}, "seed must be a whole number from 0 to 4294967294, not -1."),  # (llama.cpp: random; r. 311 #1)
+    ({"seed": 2**32 - 1}, "seed must be a whole number from 0 to 4294967294, not 4294967295."),
+    ({"seed": 2**32}, "seed must be a whole number from 0 to 4294967294, not 4294967296."),  # (was seed 0's reply)
+    ({"tool_choice": "required"}, "Unknown ChatLlamaCpp option 'tool_choice': bind the tools with "
+                                  "model.bind_tools(tools, tool_choice=..., parallel_tool_calls=...)"),  # (r. 311 #2)
     ({"temperature": -1}, "temperature must be a number of 0 or more"),
     ({"temperature": float("nan")}, "temperature must be a number of 0 or more"),
     ({"top_p": 2}, "top_p must be a number from 0 to 1, not 2."),
@@ -73,7 +78,7 @@ def test_none_means_not_given_and_good_options_pass():
     ChatLlamaCpp(stop="\n", top_k=20, temperature=0, seed=1)
     with pytest.raises(UserError, match="max_tokens must be a whole number of tokens, at least 1, not None"):
         ChatLlamaCpp(max_tokens=None)  # type: ignore[arg-type]
-    with pytest.raises(UserError, match="seed must be a whole number, not 'x'"):
+    with pytest.raises(UserError, match="seed must be a whole number from 0 to 4294967294, not 'x'"):
         ChatLlamaCpp(seed="x")  # type: ignore[arg-type]
 
 

@@ -31,12 +31,17 @@ def _stop(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, (list, tuple)) and all(isinstance(s, str) for s in value))
 
 
+_RANDOM_SEED = 0xFFFFFFFF
+"""llama.cpp's ``LLAMA_DEFAULT_SEED`` (llama.h): a sampler given it draws a random seed."""
+
 # option -> (is the value right, what it must be)
 _RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "temperature": (lambda v: _number(v) and v >= 0, "a number of 0 or more (0: greedy decoding)"),
     "max_tokens": (lambda v: _whole(v) and v >= 1, "a whole number of tokens, at least 1"),
     "stop": (_stop, "a string or a list of strings"),
-    "seed": (_whole, "a whole number"),
+    # (llama.cpp keeps a seed's low 32 bits, and 0xFFFFFFFF is its LLAMA_DEFAULT_SEED, "a random seed": -1 or
+    # 2**32 - 1 gave another reply each time and 2**32 the reply of 0, review 311 #1)
+    "seed": (lambda v: _whole(v) and 0 <= v < _RANDOM_SEED, "a whole number from 0 to 4294967294"),
     "top_p": (lambda v: _number(v) and 0 <= v <= 1, "a number from 0 to 1"),
     "top_k": (_whole, "a whole number (0 or less: off)"),
     "min_p": (lambda v: _number(v) and 0 <= v <= 1, "a number from 0 to 1"),
@@ -48,6 +53,9 @@ OPTIONS: tuple[str, ...] = tuple(_RULES)
 _ADVICE = {  # what LangChain's ChatLlamaCpp (langchain_community) takes, and what to do instead
     "model_path": "pass the .gguf file's path (or a registry name) as model=",
     "n_gpu_layers": "leave it out, as toolwire runs the embedded model on the CPU (n_threads sets how many threads)",
+    **dict.fromkeys(("tool_choice", "parallel_tool_calls", "tools", "strict"),  # (per call: review 311 #2)
+                    "bind the tools with model.bind_tools(tools, tool_choice=..., parallel_tool_calls=...) and call "
+                    "the model it returns"),
 }
 
 
