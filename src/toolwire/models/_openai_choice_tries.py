@@ -1,5 +1,6 @@
 """``ChatOpenAI``'s sync and async drivers for a named ``tool_choice`` (and ``"required"`` with one tool: review 310
-#4) on an OpenAI-compatible server, sent in the form the server takes (review 219 #1; the rule itself is :mod:`toolwire.models._openai_choice`): moved from
+#4) on an OpenAI-compatible server, sent in the form the server takes (review 219 #1; the rule itself is
+:mod:`toolwire.models._openai_choice`): moved from
 :mod:`toolwire.models.openai` as a mixin, so that module stays small (review 287).
 """
 
