@@ -50,6 +50,7 @@ from toolwire.models._status_hints import (
     named_field,
     status_hint,
 )
+from toolwire.models._tls_errors import certificate_failure
 
 __all__ = ["BILLING_CODES", "NOT_FOUND_HINT", "SERVER_FAILED_HINT", "RetryPolicy", "aclose_stream", "api_key_hint",
            "aretry_stream", "awith_retries", "body_message", "close_stream", "error_code", "error_message",
@@ -322,10 +323,14 @@ def transport_error(provider: str, exc: BaseException, *, timeout: float,
     and connections that broke mid-response (``RemoteProtocolError``, ``ReadError``...), ``aiohttp``'s
     ``ClientConnectionError`` family and ``ClientPayloadError`` (a body cut short), and a plain ``TimeoutError``
     (``aiohttp``'s when the request's total time runs out). All are retryable, as connection errors are; a proxy's
-    failure is said as the proxy's (:func:`~toolwire.models._proxy_env.proxy_failure`: a 407 is not retried)."""
+    failure is said as the proxy's (:func:`~toolwire.models._proxy_env.proxy_failure`: a 407 is not retried), and a
+    server certificate that could not be verified as such (:func:`~toolwire.models._tls_errors.certificate_failure`:
+    not retried, the hint names ``SSL_CERT_FILE``)."""
     names = {cls.__name__ for cls in type(exc).__mro__ if cls.__module__.split(".")[0] in _HTTP_LIBRARIES}
     if proxied := proxy_failure(provider, exc, names, base_url, timeout):  # (first: a proxy's timeout, review 256 #3)
         return proxied
+    if certificate := certificate_failure(provider, exc, names, base_url):  # (not retried: review 314 #7)
+        return certificate
     if isinstance(exc, TimeoutError) or names & {"TimeoutException", "ServerTimeoutError"}:
         return status_error(provider, None, f"The request timed out after {timeout:g} s.", base_url=base_url)
     if names & {"ConnectError", "ClientConnectorError"}:
