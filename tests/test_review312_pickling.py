@@ -10,6 +10,7 @@ spawn process pool); #2 options set on a module-level tool after it was made rea
 from __future__ import annotations
 
 import concurrent.futures
+import copy
 import io
 import multiprocessing
 import os
@@ -241,5 +242,21 @@ def test_options_set_after_reach_a_spawn_worker(monkeypatch: pytest.MonkeyPatch)
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
         got = pool.submit(_run_in_worker, boom, {"x": 1}).result(timeout=120)
+        variant = pool.submit(_run_in_worker, add_with_timeout, {"a": 1, "b": 2}).result(timeout=120)
     assert got[:6] == ("boom", False, 0.5, "content", True, True)
     assert got[6] == "error" and "secret" not in got[7]
+    assert variant == ("add_with_timeout", False, 5, "content", True, False, "success", "3")
+
+
+# --- #5: a tool made from another tool's function --------------------------------------------------------------------
+
+def test_a_tool_made_from_another_tools_function_pickles(monkeypatch: pytest.MonkeyPatch) -> None:
+    back = pickle.loads(pickle.dumps(add_with_timeout))
+    assert (back.name, back.timeout, back.invoke({"a": 1, "b": 2})) == ("add_with_timeout", 5, 3)
+    twin = copy.copy(add)  # (a copy of a module-level tool: its function is the module tool's too)
+    twin.timeout = 2.0
+    back = pickle.loads(pickle.dumps(twin))
+    assert back is not add and (back.name, back.timeout, back.invoke({"a": 2, "b": 2})) == ("add", 2.0, 4)
+    made = _main_tool(monkeypatch)
+    variant = tool(made.func, name="main_variant")
+    assert pickle.loads(pickle.dumps(variant)).invoke({"a": 1}) == 100

@@ -15,7 +15,9 @@ so a tool is pickled by what makes it, not by its state, in the first of these w
    312 #2); the same process gets the tool itself.
 3. *Rebuilt*: a tool made by ``Tool.from_function`` (or ``tool(...)`` with options) or ``Tool.from_schema``
    (without a ``validate`` callable) is made again from its function, which pickle saves by reference, with
-   the tool's current name, description and options. A ``functools.singledispatchmethod`` read from an instance
+   the tool's current name, description and options. A function whose name now names a tool made of it (a copy of
+   a module-level tool, ``tool(add.func, name="add_slowly", timeout=5)``) is saved as that tool's ``func``, read
+   from it again on unpickling (review 312 #5). A ``functools.singledispatchmethod`` read from an instance
    (``tool(Svc().show)``) is saved as its instance (or class) and name, as pickle saves a bound method.
 
 A pickler that saves functions by value (their code: cloudpickle, which joblib's loky, Ray, Dask and PySpark send
@@ -207,6 +209,28 @@ def _registered_by_value(module: str) -> bool:
     return False
 
 
+class _ToolFunction:
+    """Pickled as the function of the tool at ``module.qualname``: a module-level function that a ``@tool`` of the same
+    name replaced there, which pickle cannot save by name (review 312 #5)."""
+
+    __slots__ = ("module", "qualname")
+
+    def __init__(self, module: str, qualname: str) -> None:
+        self.module, self.qualname = module, qualname
+
+    def __reduce__(self) -> Any:
+        return tool_function, (self.module, self.qualname)
+
+
+def tool_function(module: str, qualname: str) -> Any:
+    """Unpickling a :class:`_ToolFunction`: the ``func`` of the tool at ``module.qualname``.
+
+    Raises:
+        pickle.UnpicklingError: there is no tool there any more (as :func:`tool_at`).
+    """
+    return tool_at(module, qualname).func
+
+
 class _Attribute:
     """Pickled as ``getattr(receiver, name)``: a ``singledispatchmethod`` read from an instance, whose function (a
     closure ``singledispatchmethod.__get__`` makes) pickle cannot save by name (review 222 #5)."""
@@ -234,14 +258,19 @@ def reduce_tool(tool: Tool) -> Any:
         if attr is not None and getattr(attr, "func", None) is func.__func__:
             return tool_of, (owner, name, _set_options(tool))
     module, qualname = getattr(func, "__module__", None), getattr(func, "__qualname__", None)
+    by_name = None  # how to save the function when pickle cannot find it by its name (another tool is there)
     if isinstance(module, str) and isinstance(qualname, str) and "<" not in qualname:
+        from toolwire.tools import Tool
+
         try:
-            found = _lookup(module, qualname)
+            named = _lookup(module, qualname)
         except (ImportError, AttributeError, KeyError):
-            found = None
-        if found is tool and ((module != "__main__" and not _registered_by_value(module))
-                              or _by_value_pickler() is None):  # (by value: the worker's __main__ is not the script)
-            return tool_at, (module, qualname, _set_options(tool))
+            named = None
+        if (named is tool or (isinstance(named, Tool) and named.func is func)) and (
+                (module != "__main__" and not _registered_by_value(module)) or _by_value_pickler() is None):
+            if named is tool:  # (by value: the worker's __main__ is not the script, the function is saved so)
+                return tool_at, (module, qualname, _set_options(tool))
+            by_name = _ToolFunction(module, qualname)
     source = tool._source
     if source is None:
         raise pickle.PicklingError(
@@ -258,6 +287,8 @@ def reduce_tool(tool: Tool) -> Any:
         raise pickle.PicklingError(
             f"Tool {tool.name!r} cannot be pickled: its functools.singledispatchmethod was not found on its "
             "instance's class; make the tool from a method the class defines.")
+    elif by_name is not None:
+        func = by_name
     options = {key: getattr(tool, key) for key in _OPTIONS}
     extra = getattr(tool.spec, "extra", None)  # (a tool_from_schema tool's "strict": review 118)
     return rebuild_tool, (type(tool), source[0], func, source[1], tool.name, tool.description, options,
