@@ -290,7 +290,7 @@ def _run_file(path: Path, spec: str) -> ModuleType:
             del sys.modules[name]  # a new module (reload would keep the names the file no longer defines)
         _RUN_HERE[name] = module = importlib.import_module(name)
         return module
-    digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
+    digest = hashlib.sha1(os.fsencode(path.resolve())).hexdigest()[:10]  # (a name not UTF-8: review 308 #1)
     mod_spec = importlib.util.spec_from_file_location(_SYNTHETIC_PREFIX + digest, path)
     if mod_spec is None or mod_spec.loader is None:
         raise UserError(f"Cannot import {spec!r} as Python code.")
@@ -465,6 +465,10 @@ def _import_failure(spec: str, exc: BaseException, fix: str = "fix the code ther
         own = [frame for frame in traceback.extract_tb(exc.__traceback__) if _users_file(frame.filename)]
         where = f"{_shown_path(own[-1].filename)}:{own[-1].lineno}" if own else None
     what = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+    if where is None and isinstance(exc, UnicodeError):  # (no line of the user's ran: an encoding error of the path,
+        # in toolwire or Python's import, is not the file's fault: review 308 #1)
+        return (f"Loading tools from {spec!r} failed with {what}, in toolwire or Python's import, not in the file: "
+                "move or rename the file to a path of ASCII letters, then try again.")
     if where is None:
         return f"Loading tools from {spec!r} failed with {what}: fix the file (or what it imports), then try again."
     return f"Loading tools from {spec!r} failed at {where} with {what}: {fix}, then try again."
