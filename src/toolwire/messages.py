@@ -308,6 +308,15 @@ class BaseMessage(LangChainMessageAPI):
     def __reduce__(self) -> tuple[Any, ...]:
         return (message_from_dict, (self._as_dict(),))
 
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        """Messages as pydantic fields (``messages: list[BaseMessage]``, ``AnyMessage``, ``AIMessage``), as
+        LangChain's are: read from messages and the dicts :func:`message_from_dict` reads, written as
+        :meth:`model_dump` (see :mod:`toolwire._message_pydantic`; review 312 #6)."""
+        from toolwire._message_pydantic import message_core_schema
+
+        return message_core_schema(cls)
+
     def pretty_repr(self) -> str:
         """The message laid out for people, as LangChain's ``pretty_repr()`` lays it out (a title line of
         ``=``, the name, the content, an AI message's tool calls with their arguments one per line)."""

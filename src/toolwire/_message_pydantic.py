@@ -1,0 +1,99 @@
+"""Messages as fields of pydantic models (review 312 #6), as LangChain's messages are: the pydantic-core schema that
+:meth:`toolwire.messages.BaseMessage.__get_pydantic_core_schema__` returns for a message class.
+
+A field typed ``BaseMessage``, one message class (``AIMessage``), ``toolwire.messages.AnyMessage`` or a list of them
+takes the class's messages, the dicts :func:`~toolwire.message_from_dict` reads (toolwire's ``to_dict()``, LangChain's
+flat ``model_dump()`` and ``messages_to_dict`` entries, OpenAI ``role`` dicts), a streamed ``AIMessageChunk`` (its
+``to_message()``) and LangChain message objects (converted). It is written as LangChain's pydantic field is: the
+message's ``model_dump()`` (``mode="json"`` in ``model_dump_json()`` and ``model_dump(mode="json")``), which is the
+``data`` of a :func:`~toolwire.messages_to_dict` entry and reads back as an equal message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic_core import core_schema
+
+from toolwire.errors import UserError
+
+__all__ = ["message_core_schema"]
+
+_TYPES = ("system", "human", "ai", "tool")
+
+
+def message_core_schema(cls: type) -> core_schema.CoreSchema:
+    """The pydantic-core schema of a field of message class ``cls`` (``BaseMessage`` or a subclass).
+
+    Validation returns a message of ``cls`` (an instance as it is; the values listed in the module docstring read
+    into a new one) or raises ``ValueError`` (pydantic's ``ValidationError``) with a sentence saying what the field
+    takes: a value of another kind, a dict :func:`~toolwire.message_from_dict` refuses (its own sentence), or a
+    message of another class. Serialisation writes ``message.model_dump(...)`` (a dict) with pydantic's ``mode`` and
+    the ``include``/``exclude`` selection that reaches the field (``{"messages": {"__all__": {"content"}}}``), and
+    ``exclude_none``, as on a LangChain message field.
+    """
+    from toolwire.messages import BaseMessage
+
+    def validate(value: Any) -> Any:
+        if isinstance(value, cls):
+            return value
+        message = _read(value)
+        if not isinstance(message, cls):
+            raise ValueError(f"This field takes {_a(cls.__name__)}, not {_a(type(message).__name__)} "
+                             f"(type {message.type!r}).")
+        return message
+
+    def dump(value: Any, info: core_schema.SerializationInfo) -> Any:
+        if not isinstance(value, BaseMessage):  # (a value set without validation: pydantic's own handling)
+            return value
+        return value.model_dump(mode="json" if info.mode_is_json() else "python", include=info.include,
+                                exclude=info.exclude, exclude_none=info.exclude_none)
+
+    return core_schema.no_info_plain_validator_function(
+        validate, json_schema_input_schema=_dict_schema(cls),
+        serialization=core_schema.plain_serializer_function_ser_schema(dump, info_arg=True,
+                                                                       return_schema=_dict_schema(cls)))
+
+
+def _read(value: Any) -> Any:
+    """The toolwire message ``value`` stands for (see :func:`message_core_schema`).
+
+    Raises:
+        ValueError: ``value`` is none of those, or cannot be read (the reader's sentence).
+    """
+    from toolwire._message_dicts import message_from_dict, other_message
+    from toolwire.messages import BaseMessage
+
+    if isinstance(value, BaseMessage):
+        return value
+    try:
+        if isinstance(value, dict):
+            return message_from_dict(value)
+        message = other_message(value)
+    except UserError as exc:
+        raise ValueError(str(exc)) from None
+    if message is None:
+        raise ValueError("A message field takes a toolwire message or a dict such as {'type': 'human', 'content': "
+                         f"'hi'}} (as message_from_dict reads it), not {type(value).__name__}.")
+    return message
+
+
+def _a(name: str) -> str:
+    return f"an {name}" if name[0] in "AEIOU" else f"a {name}"
+
+
+def _dict_schema(cls: type) -> core_schema.CoreSchema:
+    """The JSON Schema's shape of a message of ``cls``, read and written: LangChain's ``model_dump()`` keys that say
+    what it is (``type``, ``content``, ``id``, ``name``), other keys allowed, none required (an OpenAI ``role`` dict
+    has no ``type``; ``exclude`` may leave any key out of a dump)."""
+    kind = getattr(cls, "type", "base")
+    types = _TYPES if kind not in _TYPES else (kind,)
+    optional_text = core_schema.nullable_schema(core_schema.str_schema())
+    content = core_schema.union_schema([core_schema.str_schema(), core_schema.list_schema(core_schema.union_schema(
+        [core_schema.str_schema(), core_schema.dict_schema(core_schema.str_schema(), core_schema.any_schema())]))])
+    return core_schema.typed_dict_schema({
+        "type": core_schema.typed_dict_field(core_schema.literal_schema(list(types))),
+        "content": core_schema.typed_dict_field(content),
+        "id": core_schema.typed_dict_field(optional_text),
+        "name": core_schema.typed_dict_field(optional_text),
+    }, total=False, extra_behavior="allow", ref=f"{cls.__module__}.{cls.__qualname__}")
