@@ -84,10 +84,10 @@ def test_an_encoding_error_outside_the_files_code_is_not_blamed_on_the_file() ->
 # ------------------------------------------------------------------ 7: Windows-saved tools files
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-16-le", "utf-32"])
 def test_a_utf16_tools_file_is_told_to_be_saved_as_utf8(tmp_path: Path, clean_imports: None, encoding: str) -> None:
     file = tmp_path / "utf16_tools.py"
-    text = ("\ufeff" if encoding == "utf-16-be" else "") + TOOLS_FILE
+    text = ("\ufeff" if encoding == "utf-16-be" else "") + TOOLS_FILE  # (utf-16-le: without a BOM)
     file.write_bytes(text.encode(encoding))
     with pytest.raises(UserError) as caught:
         load_tools(str(file))

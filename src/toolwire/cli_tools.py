@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import inspect
 import keyword
@@ -41,7 +42,8 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
     the ``helpers.py`` beside it (review 199 #3).
 
     Args:
-        spec: a path to a ``.py`` file, or a module name (``my_package.tools``).
+        spec: a path to a ``.py`` file (a file of another name, ``tools.PY``, is read as Python source too, as
+            ``python FILE`` runs it: review 308 #7), or a module name (``my_package.tools``).
         server_tools: keep the provider server tools of ``TOOLS`` (``{"type": "web_search_20250305", ...}``,
             as :class:`~toolwire.models.base.ServerTool`), which the model runs itself (``ask``, ``chat``);
             False refuses them (``mcp serve`` can serve only tools it runs).
@@ -54,16 +56,17 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
             asyncio's ``CancelledError`` too, but ``KeyboardInterrupt``, which is raised as it is; a file of a package
             whose relative import fails is told to be passed by its module name, ``--tools shop.tools``: review 199 #8;
             of a namespace package too, when that name imports it from here, review 208 #6, or from the folder named,
-            review 218 #5), or imports a module from beside it whose name a module another tools file imported from its
-            own folder has (both files named: Python holds one module per name), or holds no tools, or its ``TOOLS`` is
-            not a list of tools (one tool alone, a dict, a string) or holds an entry the command cannot use (a schema
-            without a function, such as a pydantic model class or an OpenAI tool dict; a server tool where
-            ``server_tools`` is False: never dropped without a word), or one of the functions the rule above makes a
-            tool cannot be one (a helper taking a ``socket.socket``, say): one line naming the file and the function,
-            saying to rename a helper ``_name`` or to mark the tools with ``@tool`` / list them in ``TOOLS``. Such a
-            function is not skipped, since the tools the command serves would then silently differ from the documented
-            rule. A class of the file is named in these messages by the file's name (``helper_type.Connection``), not by
-            the module name toolwire imports the file under (review 170 #5).
+            review 218 #5; a file saved as UTF-16 or UTF-32 is told to be saved as UTF-8), or imports a module from
+            beside it whose name a module another tools file imported from its own folder has (both files named: Python
+            holds one module per name), or holds no tools, or its ``TOOLS`` is not a list of tools (one tool alone, a
+            dict, a string) or holds an entry the command cannot use (a schema without a function, such as a pydantic
+            model class or an OpenAI tool dict; a server tool where ``server_tools`` is False: never dropped without a
+            word), or one of the functions the rule above makes a tool cannot be one (a helper taking a
+            ``socket.socket``, say): one line naming the file and the function, saying to rename a helper ``_name`` or
+            to mark the tools with ``@tool`` / list them in ``TOOLS``. Such a function is not skipped, since the tools
+            the command serves would then silently differ from the documented rule. A class of the file is named in
+            these messages by the file's name (``helper_type.Connection``), not by the module name toolwire imports the
+            file under (review 170 #5).
     """
     try:
         return _load_tools(spec, server_tools=server_tools)
@@ -85,7 +88,8 @@ def _load_tools(spec: str, *, server_tools: bool) -> list[Any]:
     path = Path(spec)
     try:
         _on_import_path(Path.cwd())
-        if path.suffix == ".py" or (path.exists() and not (spec.isidentifier() and (path / "__init__.py").is_file())):
+        if path.suffix.lower() == ".py" or (path.exists() and not (spec.isidentifier()
+                                                                    and (path / "__init__.py").is_file())):
             if not path.is_file():
                 raise UserError(f"No tools file at {spec!r}: give a .py file or an importable module name.")
             module = _import_file(path, spec)
@@ -104,6 +108,10 @@ def _load_tools(spec: str, *, server_tools: bool) -> list[Any]:
                             "file or an importable module name.") from None
         raise UserError(_import_failure(spec, exc, "install the module it imports, or fix the import")) from None
     except Exception as exc:
+        wide = _wide_encoding(path) if "null bytes" in _message(exc) else ""
+        if wide:  # (Notepad's "Unicode", PowerShell 5's `>`: review 308 #7, as `chat` says it of its input)
+            raise UserError(f"Loading tools from {spec!r} failed: the file is saved as {wide}, which Python cannot "
+                            "read: save the file as UTF-8, then try again.") from None
         dotted = _package_module(path) if isinstance(exc, ImportError) and "relative import" in _message(exc) \
             and path.suffix == ".py" else None
         if dotted is not None:  # (review 199 #8: "fix the code there", for code that is right)
@@ -292,8 +300,11 @@ def _run_file(path: Path, spec: str) -> ModuleType:
         return module
     digest = hashlib.sha1(os.fsencode(path.resolve())).hexdigest()[:10]  # (a name not UTF-8: review 308 #1)
     mod_spec = importlib.util.spec_from_file_location(_SYNTHETIC_PREFIX + digest, path)
-    if mod_spec is None or mod_spec.loader is None:
-        raise UserError(f"Cannot import {spec!r} as Python code.")
+    if mod_spec is None:  # a suffix the import system does not know (`tools.PY`, none): Python source, as `python
+        loader = importlib.machinery.SourceFileLoader(_SYNTHETIC_PREFIX + digest, os.fspath(path))  # FILE` runs it
+        mod_spec = importlib.util.spec_from_file_location(_SYNTHETIC_PREFIX + digest, path, loader=loader)
+    if mod_spec is None or mod_spec.loader is None:  # (review 308 #7)
+        raise UserError(f"Cannot import {spec!r} as Python code: give a Python source file named like tools.py.")
     module = importlib.util.module_from_spec(mod_spec)
     sys.modules[mod_spec.name] = module
     mod_spec.loader.exec_module(module)
@@ -472,6 +483,23 @@ def _import_failure(spec: str, exc: BaseException, fix: str = "fix the code ther
     if where is None:
         return f"Loading tools from {spec!r} failed with {what}: fix the file (or what it imports), then try again."
     return f"Loading tools from {spec!r} failed at {where} with {what}: {fix}, then try again."
+
+
+def _wide_encoding(path: Path) -> str:
+    """``"UTF-16"`` or ``"UTF-32"`` when the file at ``path`` is text saved in that encoding (its BOM, or, without
+    one, ASCII text with a NUL byte beside each letter), which Python cannot import; "" otherwise, and for a path that
+    is not a readable file. Raises nothing."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(64)
+    except (OSError, ValueError):
+        return ""
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16"
+    halves = (head[0::2], head[1::2])
+    return "UTF-16" if len(head) >= 8 and any(half.count(0) == len(half) for half in halves) else ""
 
 
 def _message(exc: BaseException) -> str:
