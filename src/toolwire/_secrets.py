@@ -308,13 +308,31 @@ def _chained(exc: BaseException) -> list[BaseException]:
     return found
 
 
+def _mask_request_url(exc: BaseException, secret: str) -> None:
+    """Mask ``secret`` in place in the URL of the HTTP request ``exc`` holds (its ``request``, or its response's:
+    httpx's and the SDKs' errors), the URL's user info masked whole (:func:`redact_url`); a URL that cannot be
+    written back (another library's, read-only) is left as it is."""
+    response = (getattr(exc, "__dict__", None) or {}).get("response")
+    for owner in (exc, response):
+        fields = getattr(owner, "__dict__", None) or {}
+        request = fields.get("request") or fields.get("_request")  # (httpx's property raises without one)
+        url = getattr(request, "url", None)
+        if url is None or mask_secret(str(url), secret) == str(url):
+            continue
+        text = redact_url(str(url))
+        text = text if text != str(url) else mask_secret(text, secret)
+        with contextlib.suppress(Exception):  # (a URL type that refuses the text, or a read-only url)
+            request.url = type(url)(text)
+
+
 def scrub_exception(exc: BaseException, secret: str) -> bool:
     """Mask ``secret`` (and runs of its characters, :func:`mask_secret`) in place in ``exc`` and every exception it
     chains (``__cause__``, ``__context__``, exception-group members): in their ``args``, their notes and their
     attributes that are strings or
-    dicts/lists/tuples of them (an SDK error's ``message`` and decoded ``body``, Gemini's ``details``).
-    Objects held in other attributes (an HTTP request or response) are left as they are: they are not shown
-    in a traceback.
+    dicts/lists/tuples of them (an SDK error's ``message`` and decoded ``body``, Gemini's ``details``), and the URL of
+    the HTTP request an exception holds (``exc.request.url``, ``exc.response.request.url``: a ``base_url``'s
+    ``user:password@``, readable there though no traceback shows it; review 314). Other objects held in attributes
+    are left as they are: they are not shown in a traceback.
 
     Used where a provider's SDK error becomes a :class:`~toolwire.errors.ProviderError`, and on a ProviderError a
     codec raised itself from the reply (:meth:`toolwire.models._sdk_errors.SDKErrors._translate_any`): a server, or a
@@ -341,6 +359,7 @@ def scrub_exception(exc: BaseException, secret: str) -> bool:
             if clean is not value:
                 with contextlib.suppress(AttributeError, TypeError):  # read-only: the check below tells
                     setattr(current, name, clean)
+        _mask_request_url(current, secret)
     try:
         shown = "".join(traceback.format_exception(exc))
         return mask_secret(shown, secret) == shown
