@@ -34,7 +34,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any, NoReturn, Self, SupportsIndex
+from typing import Any, Self, SupportsIndex
 
 from toolwire._concurrency import iterate_in_thread
 from toolwire._extras import require_local
@@ -264,8 +264,6 @@ class ChatLlamaCpp(BaseChatModel):
         MissingExtraError: (a UserError and an ImportError) llama-cpp-python, toolwire's ``[local]`` extra, is not
             installed: when the model is made (numpy: when this module is imported).
         ProviderError: llama.cpp failed while generating.
-        TypeError: ``pickle`` of the model (build it again where it is needed); ``copy.deepcopy`` gives an
-            independent copy sharing the loaded weights.
     """
 
     provider = "llamacpp"
@@ -425,11 +423,12 @@ class ChatLlamaCpp(BaseChatModel):
             clone.__dict__[name] = value
         return clone
 
-    def __reduce_ex__(self, protocol: SupportsIndex) -> NoReturn:
-        """Refuse pickling in one sentence, before or after the first reply, as the hosted models do (review 312 #3:
-        after a reply, pickle reached llama.cpp's lock)."""
-        raise TypeError(f"A {type(self).__name__} cannot be pickled, as it runs its model inside this process: build "
-                        "the model again where it is needed (ChatLlamaCpp(...) in each worker process).")
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        """Pickle the settings and bound tools only, never the loaded model (which holds llama.cpp's state and locks:
+        review 312 #3): the unpickled model, in a worker process say, loads its file on its first reply, from the
+        same path or registry name, as a new ``ChatLlamaCpp(...)`` would."""
+        state = {name: value for name, value in self.__dict__.items() if name != "_loaded"}
+        return _unpickled, (type(self), state)
 
     def dialect_for(self, loaded: LoadedModel, tool_count: int = 1, no_parameters: bool = False) -> Dialect:
         """Return the :class:`Dialect` used with ``loaded`` for a request binding ``tool_count`` tools
@@ -536,3 +535,11 @@ def _fraction(name: str, value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0.0 <= float(value) <= 1.0:
         raise UserError(f"{name} must be a number from 0 to 1 (such as 0.3), not {value!r}.")
     return float(value)
+
+
+def _unpickled(cls: type[ChatLlamaCpp], state: dict[str, Any]) -> ChatLlamaCpp:
+    """A ``ChatLlamaCpp`` rebuilt from its pickled settings (:meth:`ChatLlamaCpp.__reduce_ex__`), not loaded yet."""
+    model = object.__new__(cls)
+    model.__dict__.update(state)
+    model._loaded = None
+    return model
