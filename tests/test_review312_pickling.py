@@ -12,6 +12,7 @@ from __future__ import annotations
 import concurrent.futures
 import copy
 import io
+import json
 import multiprocessing
 import os
 import pickle
@@ -22,9 +23,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import create_model
+from pydantic import BaseModel, create_model
 
 from toolwire import Tool, tool
+from toolwire.mcp._listing import build_tools
+from toolwire.mcp.client import MCPClient
+from toolwire.mcp.loading import MCPToolList
 
 
 @tool
@@ -246,6 +250,58 @@ def test_options_set_after_reach_a_spawn_worker(monkeypatch: pytest.MonkeyPatch)
     assert got[:6] == ("boom", False, 0.5, "content", True, True)
     assert got[6] == "error" and "secret" not in got[7]
     assert variant == ("add_with_timeout", False, 5, "content", True, False, "success", "3")
+
+
+# --- #4: what cannot be pickled says what to do; an MCP tool list copies -------------------------------------------
+
+def test_an_args_schema_class_pickle_cannot_find_is_named() -> None:
+    class LocalArgs(BaseModel):
+        q: str
+        k: int = 3
+
+    local = tool(search, args_schema=LocalArgs, name="search_local")
+    with pytest.raises(pickle.PicklingError, match=r"Tool 'search_local' cannot be pickled: its args_schema class "
+                       r".*LocalArgs cannot be found by that name.*define the class at module level"):
+        pickle.dumps(local)
+    other = tool(search, args_schema=OtherNamedArgs, name="search_dyn")
+    with pytest.raises(pickle.PicklingError, match="its args_schema class SearchArgsDynamic cannot be found"):
+        pickle.dumps(other)
+
+
+def _mcp_tools() -> list[Tool]:
+    def function(mcp_name: str, tool_name: str) -> Any:
+        async def call_mcp_tool(**arguments: Any) -> tuple[Any, dict[str, Any]]:
+            return json.dumps(arguments), {}
+        call_mcp_tool.__qualname__ = f"mcp:{mcp_name}"  # (as the client names them)
+        return call_mcp_tool
+
+    listed = [{"name": "add", "description": "Add.", "inputSchema": {"type": "object"}}]
+    return build_tools(listed, prefix="", label="toolwire mcp serve", timeout=None, function=function)
+
+
+def test_an_mcp_tool_is_refused_saying_to_load_the_tools_in_each_worker() -> None:
+    (made,) = _mcp_tools()
+    expected = ("Tool 'add' cannot be pickled: it calls the MCP server 'toolwire mcp serve' through this process's "
+                "open session; call load_tools(...) in each worker process to get the tools there.")
+    for copied in (made, copy.copy(made), copy.deepcopy(made)):
+        with pytest.raises(pickle.PicklingError) as caught:
+            pickle.dumps(copied)
+        assert str(caught.value) == expected
+    assert made.args_schema is None
+
+
+def test_a_deep_copy_of_an_mcp_tool_list_shares_its_client_and_pickling_it_is_refused() -> None:
+    client = MCPClient("python -c pass")
+    tools = MCPToolList(client)
+    tools.extend(_mcp_tools())
+    deep, shallow = copy.deepcopy(tools), copy.copy(tools)
+    for copied in (deep, shallow):
+        assert type(copied) is MCPToolList and copied is not tools and copied.client is client
+        assert [t.name for t in copied] == ["add"]
+    assert shallow[0] is tools[0]
+    assert deep[0] is not tools[0] and deep[0].func is tools[0].func  # (the same session's call)
+    with pytest.raises(pickle.PicklingError, match=r"load_tools\(\.\.\.\) in each worker process"):
+        pickle.dumps(MCPToolList(client))
 
 
 # --- #5: a tool made from another tool's function --------------------------------------------------------------------

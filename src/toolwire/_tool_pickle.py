@@ -27,9 +27,11 @@ function saved by value, for a worker whose ``__main__`` is not the script (revi
 a ``__main__`` tool by reference (a spawn process pool's worker runs the script again, so it is there), and refuses a
 closure in one sentence.
 
-Anything else (a function defined inside another function or a lambda for the standard pickle, a tool built from a
-ready ``FunctionSchema`` or with its own ``validate``) raises :class:`pickle.PicklingError` in one sentence that
-says what to do. Copies (``copy.copy``, ``copy.deepcopy``) copy the tool's attributes and need none of this.
+Anything else (a function defined inside another function or a lambda, or an ``args_schema`` class pickle cannot find
+by its name, for the standard pickle; a tool built from a ready ``FunctionSchema`` or with its own ``validate``; an
+MCP tool, which calls its server through this process's session) raises :class:`pickle.PicklingError` in one sentence
+that says what to do (review 312 #4). Copies (``copy.copy``, ``copy.deepcopy``) copy the tool's attributes and need
+none of this.
 """
 
 from __future__ import annotations
@@ -162,6 +164,22 @@ def rebuild_tool(cls: type[Tool], how: str, func: Any, source: Any, name: str, d
     return made
 
 
+def _lost_class(cls: Any) -> str | None:
+    """The qualified name of the class ``cls`` when pickle cannot find it by its name (a class defined inside a
+    function, one made by ``create_model`` under a name its module does not give it), else None."""
+    module, qualname = getattr(cls, "__module__", None), getattr(cls, "__qualname__", None)
+    if isinstance(module, str) and isinstance(qualname, str) and "<locals>" not in qualname:
+        try:
+            found: Any = importlib.import_module(module)
+            for part in qualname.split("."):  # (as pickle reads it)
+                found = getattr(found, part)
+        except (ImportError, AttributeError):
+            found = None
+        if found is cls:
+            return None
+    return qualname if isinstance(qualname, str) else repr(cls)
+
+
 def _defined_inside(func: Any) -> str | None:
     """The qualified name of ``func`` (through ``functools.partial``) when pickle cannot find it by name."""
     while hasattr(func, "func") and hasattr(func, "keywords"):  # functools.partial
@@ -251,7 +269,11 @@ def reduce_tool(tool: Tool) -> Any:
     Raises:
         pickle.PicklingError: the tool can be saved none of the three ways; the message says what to do.
     """
-    func = tool.func
+    func, source = tool.func, tool._source
+    if source is not None and source[0] == "mcp":  # (review 312 #4: its function holds the live session)
+        raise pickle.PicklingError(
+            f"Tool {tool.name!r} cannot be pickled: it calls the MCP server {source[1]!r} through this process's "
+            "open session; call load_tools(...) in each worker process to get the tools there.")
     if isinstance(func, types.MethodType):  # a tool method read from an instance (or a classmethod tool)
         owner, name = func.__self__, func.__func__.__name__
         attr = (owner if isinstance(owner, type) else type(owner)).__dict__.get(name)
@@ -271,7 +293,6 @@ def reduce_tool(tool: Tool) -> Any:
             if named is tool:  # (by value: the worker's __main__ is not the script, the function is saved so)
                 return tool_at, (module, qualname, _set_options(tool))
             by_name = _ToolFunction(module, qualname)
-    source = tool._source
     if source is None:
         raise pickle.PicklingError(
             f"Tool {tool.name!r} cannot be pickled: it was built from a ready FunctionSchema or with its own "
@@ -281,6 +302,12 @@ def reduce_tool(tool: Tool) -> Any:
             f"Tool {tool.name!r} cannot be pickled: its function {inner} is defined inside another function or "
             "is a lambda; define the function at module level, or send the tool with cloudpickle (as joblib, Ray "
             "and Dask do).")
+    args_schema = source[1][0] if source[0] == "function" else None
+    if args_schema is not None and (lost := _lost_class(args_schema)) is not None and _by_value_pickler() is None:
+        raise pickle.PicklingError(
+            f"Tool {tool.name!r} cannot be pickled: its args_schema class {lost} cannot be found by that name in "
+            f"{getattr(args_schema, '__module__', 'its module')} (a class defined inside a function, or made with "
+            "create_model under another name); define the class at module level, under the name it has.")
     if (found := dispatch_method_source(func)) is not None:  # (made again from its instance, as a bound method)
         func = _Attribute(*found)
     elif is_dispatch_method(func):

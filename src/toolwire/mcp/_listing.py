@@ -8,7 +8,6 @@ renamed tool whose new name is taken gets ``_2``, ``_3``..., never a tool that k
 
 from __future__ import annotations
 
-import copy
 import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -158,7 +157,7 @@ def build_tools(listed: list[dict[str, Any]], *, prefix: str, label: str, timeou
         try:
             built[i] = Tool.from_schema(function(mcp_name, name), name, desc, params, _server_validator(params, name),
                                         timeout=timeout, response_format="content_and_artifact")
-            built[i]._source = ("schema", copy.deepcopy(dict(params)))  # (as without validate: pickle's own error)
+            built[i]._source = ("mcp", label)  # (pickling it says to load the tools in each worker: review 312 #4)
         except SchemaError as exc:  # a skipped tool keeps no name: a later tool may have it
             warn_user(f"Skipping the MCP tool {mcp_name!r} of {label}: {exc}")  # (at the user's load_tools line)
             continue

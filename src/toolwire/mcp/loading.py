@@ -5,6 +5,8 @@ background session and its tools as a list, :class:`MCPToolList`). The session i
 from __future__ import annotations
 
 import asyncio
+import copy
+import pickle
 import threading
 from typing import Any
 
@@ -56,6 +58,11 @@ class MCPToolList(list[Tool]):
     Attributes:
         client: that client; ``tools.client.tools`` follows the server's later changes to its tool list.
 
+    ``copy.copy`` and ``copy.deepcopy`` give a new list (of copies of the tools, for a deep copy) that shares this
+    list's client, so its tools call the server through the same open session and closing either list closes it (a
+    session cannot be copied). Pickling raises :class:`pickle.PicklingError`, as pickling one of the tools does: the
+    session lives in this process, so call :func:`load_tools` in each worker process instead (review 312 #4).
+
     Raises:
         TypeError: ``client`` is not an :class:`~toolwire.mcp.client.MCPClient`.
     """
@@ -75,6 +82,24 @@ class MCPToolList(list[Tool]):
         ... is closed"; an error ToolMessage when it was a tool call).
         """
         self.client.close()
+
+    def __copy__(self) -> MCPToolList:
+        made = type(self).__new__(type(self))
+        made.extend(self)
+        made.client = self.client
+        return made
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MCPToolList:
+        made = type(self).__new__(type(self))
+        memo[id(self)] = made
+        made.client = self.client  # (shared: its session and server process cannot be copied)
+        made.extend(copy.deepcopy(item, memo) for item in self)
+        return made
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise pickle.PicklingError(
+            f"The tools of the MCP server {self.client.server.label!r} cannot be pickled: they call it through this "
+            "process's open session; call load_tools(...) in each worker process to get the tools there.")
 
     def __enter__(self) -> MCPToolList:
         return self
