@@ -159,8 +159,10 @@ def test_item_text_that_is_not_utf8_is_saved_and_resumed(tmp_path: Path) -> None
     assert len(run_bfcl(model, data, "simple_python", out=out).items) == 3
     assert model.calls == 0  # each item is known as the same item: none run again
     page = tmp_path / "r.html"
-    write_html(Report.load(out), page)
-    assert "caf\ufffd" in page.read_text(encoding="utf-8")
+    saved = Report.load(out)
+    saved.items[0].valid, saved.items[0].reason = False, "value_error"  # (a failure's question is on the page)
+    write_html(saved, page)
+    assert "caf\ufffd f of 0" in page.read_text(encoding="utf-8")
 
 
 @needs_bytes_names

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from toolwire._std_streams import _FULL
 from toolwire.errors import UserError
 
 __all__ = [
@@ -200,7 +202,9 @@ class Report:
         }
 
     def to_json(self, indent: int | None = 2, *, cache: dict[str, str] | None = None) -> str:
-        """Return :meth:`to_dict` as JSON text (UTF-8 characters kept).
+        """Return :meth:`to_dict` as JSON text (UTF-8 characters kept; a lone surrogate, which UTF-8 cannot encode, as
+        its JSON escape ``\\udce9``, which :meth:`load` reads back as it was: the name of a ``--data`` folder that is
+        not UTF-8, a question holding such an escape; review 308 #2).
 
         Args:
             indent: indentation of the run fields and summary; each item is written on one line.
@@ -210,17 +214,17 @@ class Report:
                 cached.
         """
         if indent is None:
-            return json.dumps(self.to_dict(), ensure_ascii=False, default=repr)
+            return _escaped(json.dumps(self.to_dict(), ensure_ascii=False, default=repr))
         data = self._head()
         texts = []
         for item in self.items:
             text = cache.get(item.id) if cache is not None else None
             if text is None:
-                text = json.dumps(item.to_dict(), ensure_ascii=False, default=repr)
+                text = _escaped(json.dumps(item.to_dict(), ensure_ascii=False, default=repr))
                 if cache is not None:
                     cache[item.id] = text
             texts.append(text)
-        head = json.dumps(data, indent=indent, ensure_ascii=False, default=repr)
+        head = _escaped(json.dumps(data, indent=indent, ensure_ascii=False, default=repr))
         pad = " " * indent
         body = ",\n".join(pad * 2 + t for t in texts)
         return f'{head[:-2]},\n{pad}"items": [' + (f"\n{body}\n{pad}" if texts else "") + "]\n}\n"
@@ -291,11 +295,28 @@ class Report:
         _atomic_write(Path(path), self.to_json(cache=cache))
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escaped(text: str) -> str:
+    """``text``, JSON that :func:`json.dumps` wrote, with each lone surrogate (only ever inside a string there) written
+    as its ``\\u`` escape, so the text can be written as UTF-8 and reads back the same (review 308 #2)."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
 _BLANK_BYTES = 4096
 """The largest file :meth:`Report.load_existing` reads to see whether it is whitespace only (a larger one is not)."""
 
 
 def _atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` as UTF-8, atomically (a temporary file beside it, then ``os.replace``).
+
+    Raises:
+        UserError: it cannot be written (a folder that cannot be made or written, a full disk, a name the system
+            refuses): one line naming the file and saying what to do.
+    """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
@@ -309,7 +330,11 @@ def _atomic_write(path: Path, text: str) -> None:
             Path(tmp).unlink(missing_ok=True)
             raise
     except OSError as exc:
-        raise UserError(f"Cannot write {str(path)!r}: {exc.strerror or exc}.") from exc
+        advice = "free some space, or pass" if exc.errno in _FULL else "pass"
+        raise UserError(f"Cannot write {str(path)!r}: {exc.strerror or exc}: {advice} a file in a folder you can "
+                        "write.") from exc
+    except ValueError as exc:  # (a NUL in the name, text UTF-8 cannot encode: said as "error: {exc}" before, with no
+        raise UserError(f"Cannot write {str(path)!r}: {exc}: pass another file name.") from exc  # advice; 308 #2)
 
 
 # ---------------------------------------------------------------- published scores

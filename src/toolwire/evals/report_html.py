@@ -7,6 +7,7 @@ string that comes from the data or the model is escaped with :func:`html.escape`
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -174,7 +175,19 @@ def render_html(report: Report, published: Mapping[str, Mapping[str, float]]) ->
     Args:
         report: the run.
         published: ``{model label: {category: percent}}`` (may be empty).
+
+    Returns:
+        The page's text, with U+FFFD in place of any text UTF-8 cannot encode (a lone surrogate), so it can always
+        be written.
     """
+    return _SURROGATE.sub("\ufffd", _document(report, published))  # (text UTF-8 cannot encode: review 308 #2)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate (a ``--data`` folder's name that is not UTF-8, a question holding one): U+FFFD on the page."""
+
+
+def _document(report: Report, published: Mapping[str, Mapping[str, float]]) -> str:
     categories = [s.category for s in report.summary() if s.count]
     chart = render_chart(f"{report.model} (this run)", report.accuracy(), categories, published)
     status = "finished " + _e(report.finished) if report.finished else "unfinished (interrupted or running)"
