@@ -279,6 +279,13 @@ def reduce_tool(tool: Tool) -> Any:
         attr = (owner if isinstance(owner, type) else type(owner)).__dict__.get(name)
         if attr is not None and getattr(attr, "func", None) is func.__func__:
             return tool_of, (owner, name, _set_options(tool))
+    found_pickler: list[type | None] = []  # (looked for once, when a tool the two kinds save differently needs it)
+
+    def by_value() -> bool:
+        if not found_pickler:
+            found_pickler.append(_by_value_pickler())
+        return found_pickler[0] is not None
+
     module, qualname = getattr(func, "__module__", None), getattr(func, "__qualname__", None)
     by_name = None  # how to save the function when pickle cannot find it by its name (another tool is there)
     if isinstance(module, str) and isinstance(qualname, str) and "<" not in qualname:
@@ -289,7 +296,7 @@ def reduce_tool(tool: Tool) -> Any:
         except (ImportError, AttributeError, KeyError):
             named = None
         if (named is tool or (isinstance(named, Tool) and named.func is func)) and (
-                (module != "__main__" and not _registered_by_value(module)) or _by_value_pickler() is None):
+                (module != "__main__" and not _registered_by_value(module)) or source is None or not by_value()):
             if named is tool:  # (by value: the worker's __main__ is not the script, the function is saved so)
                 return tool_at, (module, qualname, _set_options(tool))
             by_name = _ToolFunction(module, qualname)
@@ -297,13 +304,13 @@ def reduce_tool(tool: Tool) -> Any:
         raise pickle.PicklingError(
             f"Tool {tool.name!r} cannot be pickled: it was built from a ready FunctionSchema or with its own "
             "validate callable; build it with tool() or Tool.from_function() from a module-level function.")
-    if (inner := _defined_inside(func)) is not None and _by_value_pickler() is None:
+    if (inner := _defined_inside(func)) is not None and not by_value():
         raise pickle.PicklingError(
             f"Tool {tool.name!r} cannot be pickled: its function {inner} is defined inside another function or "
             "is a lambda; define the function at module level, or send the tool with cloudpickle (as joblib, Ray "
             "and Dask do).")
     args_schema = source[1][0] if source[0] == "function" else None
-    if args_schema is not None and (lost := _lost_class(args_schema)) is not None and _by_value_pickler() is None:
+    if args_schema is not None and (lost := _lost_class(args_schema)) is not None and not by_value():
         raise pickle.PicklingError(
             f"Tool {tool.name!r} cannot be pickled: its args_schema class {lost} cannot be found by that name in "
             f"{getattr(args_schema, '__module__', 'its module')} (a class defined inside a function, or made with "
