@@ -247,7 +247,8 @@ class Report:
 
     @classmethod
     def load(cls, path: str | Path) -> Report:
-        """Return the report written by :meth:`save` to ``path``.
+        """Return the report written by :meth:`save` to ``path`` (also once an editor re-saved it with a UTF-8 BOM and
+        CRLF line ends).
 
         Raises:
             UserError: the file cannot be read, or is not a report (not UTF-8, not JSON, JSON of another shape):
@@ -255,7 +256,8 @@ class Report:
                 delete it: it may be the user's own data).
         """
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = json.loads(Path(path).read_text(encoding="utf-8-sig"))  # (a report an editor re-saved with a BOM,
+            # and CRLF, is still the report: review 308 #6)
         except OSError as exc:
             raise UserError(f"Cannot read the BFCL report {str(path)!r}: {exc}.") from exc
         except ValueError as exc:  # not JSON, or not UTF-8 (UnicodeDecodeError): not a report toolwire wrote
@@ -270,8 +272,8 @@ class Report:
     @classmethod
     def load_existing(cls, path: str | Path) -> Report | None:
         """Return the report at ``path`` that a run resumes, or None when there is none yet: no file, or an empty
-        (or whitespace-only) file, such as ``mktemp`` makes, which a run may overwrite as ``--html`` overwrites an
-        empty page (review 167).
+        (or whitespace-only, a UTF-8 BOM aside) file, such as ``mktemp`` makes, which a run may overwrite as
+        ``--html`` overwrites an empty page (review 167).
 
         Raises:
             UserError: as :meth:`load`, for any other file.
@@ -280,7 +282,7 @@ class Report:
         if not path.exists():
             return None
         try:
-            blank = path.stat().st_size <= _BLANK_BYTES and not path.read_bytes().strip()
+            blank = path.stat().st_size <= _BLANK_BYTES and not path.read_bytes().removeprefix(_BOM).strip()
         except OSError:
             blank = False  # (load says what is wrong)
         return None if blank else cls.load(path)
@@ -306,6 +308,8 @@ def _escaped(text: str) -> str:
     return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
+_BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte-order mark, which Windows editors put before the text they save."""
 _BLANK_BYTES = 4096
 """The largest file :meth:`Report.load_existing` reads to see whether it is whitespace only (a larger one is not)."""
 
