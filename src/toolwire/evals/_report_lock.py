@@ -1,4 +1,5 @@
-"""One run at a time per BFCL report file: :func:`report_lock` holds a lock file beside it (``<out>.lock``).
+"""One run at a time per BFCL report file: :func:`report_lock` holds a lock file beside it (``<out>.lock``; beside
+the file a symbolic link points to, for a link: :func:`lock_path`).
 
 Each run reads its report once and then rewrites the whole file after every item, so two runs into one ``--out``
 lost one run's results without a word (review 197 #3); the second run is now refused in one sentence instead.
@@ -34,8 +35,11 @@ _warned: set[str] = set()  # the lock files whose file system has no locks, said
 
 
 def lock_path(out: Path) -> Path:
-    """The lock file of the report ``out``: ``<out>.lock`` beside it (``r.json`` -> ``r.json.lock``)."""
-    return out.with_name(out.name + ".lock")
+    """The lock file of the report ``out``: ``<out>.lock`` beside it (``r.json`` -> ``r.json.lock``), of the file it
+    points to when it is a symbolic link (which the report is written through), so that runs into one file by two
+    names share the lock (review 308 #5). Raises nothing."""
+    real = Path(os.path.realpath(out))
+    return real.with_name(real.name + ".lock")
 
 
 @contextlib.contextmanager

@@ -289,7 +289,8 @@ class Report:
 
     def save(self, path: str | Path, *, cache: dict[str, str] | None = None) -> None:
         """Write :meth:`to_json` to ``path`` atomically (temporary file in the same folder, then
-        ``os.replace``), so an interrupted write never leaves a half file. ``cache``: see :meth:`to_json`.
+        ``os.replace``), so an interrupted write never leaves a half file; through a symbolic link, to the file it
+        points to. ``cache``: see :meth:`to_json`.
 
         Raises:
             UserError: the file cannot be written.
@@ -315,21 +316,24 @@ _BLANK_BYTES = 4096
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` as UTF-8, atomically (a temporary file beside it, then ``os.replace``).
+    """Write ``text`` to ``path`` as UTF-8, atomically (a temporary file beside it, then ``os.replace``); a symbolic
+    link is written through, to the file it points to, and stays a link (review 308 #5: it was replaced by a file,
+    its target left as it was).
 
     Raises:
         UserError: it cannot be written (a folder that cannot be made or written, a full disk, a name the system
             refuses): one line naming the file and saying what to do.
     """
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        real = Path(os.path.realpath(path))
+        real.parent.mkdir(parents=True, exist_ok=True)
+        mode = real.stat().st_mode & 0o777 if real.exists() else 0o644
+        fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
             os.chmod(tmp, mode)  # mkstemp makes 0600 files; keep a normal (or the old) mode
-            os.replace(tmp, path)
+            os.replace(tmp, real)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
