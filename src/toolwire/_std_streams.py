@@ -244,7 +244,9 @@ def tolerant_input() -> None:
 
     Input that is not a terminal and starts with a UTF-16 BOM (``FF FE`` or ``FE FF``: a file saved as Notepad's
     "Unicode" or by PowerShell 5's ``>``) is read as UTF-16, its lines sent as the text they are rather than
-    refused and then sent NUL-filled (review 286 #8); this looks at its first bytes without taking them.
+    refused and then sent NUL-filled (review 286 #8); input that starts with a UTF-8 BOM (``EF BB BF``: Notepad's
+    "UTF-8 with BOM") is read as UTF-8, the BOM dropped, whatever stdin's encoding (a Windows code page read it as
+    ``ï»¿`` and the rest as cp1252: review 308 #3); this looks at its first bytes without taking them.
 
     Returns:
         None; ``sys.stdin`` is reconfigured in place (left as it is when it is closed or detached).
@@ -254,22 +256,24 @@ def tolerant_input() -> None:
     if reconfigure is None:
         return
     with contextlib.suppress(ValueError, OSError, AttributeError):  # a closed or detached stream: read as it is
-        if wide := _wide_bom(stdin):
-            reconfigure(encoding=wide, errors="surrogateescape")  # (the codec takes the BOM and its byte order)
+        if marked := _bom_encoding(stdin):
+            reconfigure(encoding=marked, errors="surrogateescape")  # (the codec takes the BOM and its byte order)
         elif getattr(stdin, "errors", None) != "surrogateescape":
             reconfigure(errors="surrogateescape")
 
 
-def _wide_bom(stdin: TextIO) -> str:
-    """``"utf-32"`` or ``"utf-16"`` when ``stdin``, not a terminal (whose bytes a line editor reads itself), starts
-    with that encoding's BOM, looked at without being read (its buffer's ``peek``); "" otherwise and for a stream
-    without ``peek``. Raises what the stream raises."""
+def _bom_encoding(stdin: TextIO) -> str:
+    """``"utf-32"``, ``"utf-16"`` or ``"utf-8-sig"`` when ``stdin``, not a terminal (whose bytes a line editor reads
+    itself), starts with that encoding's BOM, looked at without being read (its buffer's ``peek``); "" otherwise and
+    for a stream without ``peek``. Raises what the stream raises."""
     peek = getattr(getattr(stdin, "buffer", None), "peek", None)
     if peek is None or stdin.isatty():
         return ""
     first = peek(4)[:4]
     if first in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
         return "utf-32"
+    if first.startswith(b"\xef\xbb\xbf"):
+        return "utf-8-sig"
     return "utf-16" if first[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
 
 
