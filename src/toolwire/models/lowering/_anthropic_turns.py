@@ -209,7 +209,9 @@ def _from_v1(content: list[Any], anthropic: bool) -> list[Any]:
     kept). For an Anthropic turn only: a ``reasoning`` block as ``thinking`` (``extras["signature"]`` its
     ``signature``; none when it has none, as langchain-anthropic writes it), a ``server_tool_call``
     (:func:`_server_use`), a ``server_tool_result`` as the block of its ``extras["block_type"]`` (left out when that
-    is no server tool result's type: langchain-anthropic would send ``"type": ""``, which the API refuses), a
+    is no server tool result's type: langchain-anthropic would send ``"type": ""``, which the API refuses; its
+    ``output`` as ``content``, which the API requires on every server tool result but ``mcp_tool_result``: ``[]``
+    when LangChain left out an empty one, a web search that found nothing, review 317 #1), a
     ``non_standard`` block as its ``value`` (a ``redacted_thinking``...). Other blocks (another provider's reasoning
     and server blocks, a ``refusal``, media) are left out: the Messages API has none of them in an assistant turn."""
     out: list[Any] = []
@@ -237,7 +239,8 @@ def _from_v1(content: list[Any], anthropic: bool) -> list[Any]:
             out.append(_server_use(block, extras))
         elif kind == "server_tool_result":
             result: dict[str, Any] = {"type": extras.get("block_type")}
-            result.update({"content": block["output"]} if "output" in block else {})
+            if "output" in block or result["type"] != "mcp_tool_result":  # (langchain-core leaves an empty one out)
+                result["content"] = block.get("output", [])
             result.update({"tool_use_id": block["tool_call_id"]} if "tool_call_id" in block else {})
             if result["type"] == "mcp_tool_result":
                 result["is_error"] = block.get("status") == "error"

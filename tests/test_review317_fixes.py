@@ -1,0 +1,62 @@
+"""Review 317: LangChain assistant turns sent to Anthropic.
+
+#1: a v1 ``server_tool_result`` whose ``output`` LangChain left out (a web search that found nothing: langchain-core
+keeps no empty output) is sent with the ``content`` the Messages API requires (``[]``), as the same turn in v0 form
+is; an ``mcp_tool_result``, whose ``content`` is optional, without one.
+#2: an Anthropic ``compaction`` block in a LangChain turn (v0, or v1 as a ``non_standard`` block) is sent back, in
+its place, as toolwire's own replies and langchain-anthropic send it (it stands in for the turns before it).
+#3: a v1 turn whose call is only a ``tool_call`` content block (LangChain's ``tool_calls`` empty) sends the call as
+a ``tool_use`` and its ToolMessage as its ``tool_result``, as the v0 form (a ``tool_use`` block) and
+langchain-anthropic do.
+"""
+
+from __future__ import annotations
+
+from langchain_core import messages as lc
+
+from toolwire.interop.langchain import from_langchain_messages
+from toolwire.models.lowering.anthropic import lower_messages
+
+ANT = {"model_provider": "anthropic"}
+V1 = {"model_provider": "anthropic", "output_version": "v1"}
+USE = {"type": "tool_use", "id": "toolu_1", "name": "get_temp", "input": {"city": "Paris"}}
+CALL = {"name": "get_temp", "args": {"city": "Paris"}, "id": "toolu_1", "type": "tool_call"}
+
+
+def _turns(messages: list) -> list[dict]:
+    """The turns after the first one that toolwire sends for these LangChain messages."""
+    return lower_messages(from_langchain_messages(messages))[1][1:]
+
+
+def _v1(native: list[dict], **kw: object) -> lc.AIMessage:
+    """ChatAnthropic's reply ``native`` as LangChain writes it with ``output_version="v1"``."""
+    blocks = lc.AIMessage(content=native, response_metadata=dict(ANT), **kw).content_blocks
+    return lc.AIMessage(content=blocks, response_metadata=dict(V1), **kw)
+
+
+# #1 ------------------------------------------------------------------------------------------------------------
+
+EMPTY_SEARCH = [
+    {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "xyzzy 2031"}},
+    {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []},
+    {"type": "text", "text": "I found nothing."}]
+
+
+def test_a_web_search_that_found_nothing_keeps_its_empty_content() -> None:
+    v1 = _v1(EMPTY_SEARCH)
+    assert "output" not in v1.content[1]  # (langchain-core's translator leaves an empty result out)
+    for turn in (v1, lc.AIMessage(content=EMPTY_SEARCH, response_metadata=dict(ANT))):
+        sent = _turns([lc.HumanMessage("q"), turn, lc.HumanMessage("again")])
+        assert sent[0] == {"role": "assistant", "content": EMPTY_SEARCH}
+
+
+def test_an_mcp_result_without_output_goes_without_content() -> None:
+    """(``content`` is optional on ``mcp_tool_result``; ``is_error`` is sent, as langchain-anthropic sends it.)"""
+    turn = lc.AIMessage(content=[
+        {"type": "server_tool_call", "id": "mcptoolu_2", "name": "remote_mcp", "args": {},
+         "extras": {"tool_name": "ping", "server_name": "srv"}},
+        {"type": "server_tool_result", "tool_call_id": "mcptoolu_2", "status": "success",
+         "extras": {"block_type": "mcp_tool_result"}},
+        {"type": "text", "text": "pinged"}], response_metadata=dict(V1))
+    assert _turns([lc.HumanMessage("q"), turn, lc.HumanMessage("more")])[0]["content"][1] == {
+        "type": "mcp_tool_result", "tool_use_id": "mcptoolu_2", "is_error": False}
