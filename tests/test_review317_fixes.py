@@ -15,6 +15,8 @@ from __future__ import annotations
 from langchain_core import messages as lc
 
 from toolwire.interop.langchain import from_langchain_messages
+from toolwire.messages import HumanMessage
+from toolwire.models.lowering._anthropic_replies import parse_response
 from toolwire.models.lowering.anthropic import lower_messages
 
 ANT = {"model_provider": "anthropic"}
@@ -60,3 +62,41 @@ def test_an_mcp_result_without_output_goes_without_content() -> None:
         {"type": "text", "text": "pinged"}], response_metadata=dict(V1))
     assert _turns([lc.HumanMessage("q"), turn, lc.HumanMessage("more")])[0]["content"][1] == {
         "type": "mcp_tool_result", "tool_use_id": "mcptoolu_2", "is_error": False}
+
+
+# #2 ------------------------------------------------------------------------------------------------------------
+
+COMPACTED = [{"type": "compaction", "content": "Summary: the user asked about Paris weather; 21C."},
+             {"type": "text", "text": "It is 21C."}]
+
+
+def test_a_compaction_block_goes_back_as_toolwire_own_reply_sends_it() -> None:
+    raw = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-opus-4-6", "content": COMPACTED,
+           "stop_reason": "end_turn", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+    own = lower_messages([HumanMessage("q"), parse_response(raw), HumanMessage("more")])[1][1]["content"]
+    assert own == COMPACTED
+    edited = parse_response(raw).model_copy(update={"content": "It is 22C."})  # (its kept blocks not sent as such)
+    assert lower_messages([HumanMessage("q"), edited, HumanMessage("more")])[1][1]["content"] == [
+        COMPACTED[0], {"type": "text", "text": "It is 22C."}]
+    v0 = lc.AIMessage(content=COMPACTED, response_metadata=dict(ANT))
+    for turn in (v0, _v1(COMPACTED)):
+        assert _turns([lc.HumanMessage("q"), turn, lc.HumanMessage("more")])[0]["content"] == COMPACTED
+
+
+def test_a_streamed_compaction_block_loses_its_index_and_keeps_its_place() -> None:
+    block = {"type": "compaction", "content": "Summary.", "encrypted_content": "enc", "index": 0}
+    v0 = lc.AIMessage(content=[block, {"type": "text", "text": "Checking.", "index": 1},
+                               {**USE, "index": 2}], tool_calls=[CALL], response_metadata=dict(ANT))
+    want = [{"type": "compaction", "content": "Summary.", "encrypted_content": "enc"},
+            {"type": "text", "text": "Checking."}, USE]
+    for turn in (v0, _v1([{k: v for k, v in b.items() if k != "index"} for b in v0.content], tool_calls=[CALL])):
+        sent = _turns([lc.HumanMessage("q"), turn, lc.ToolMessage("21C", tool_call_id="toolu_1")])
+        assert sent[0]["content"] == want
+        assert sent[1]["content"] == [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "21C"}]
+
+
+def test_a_compaction_block_with_thinking_and_server_blocks_keeps_the_order() -> None:
+    native = [{"type": "compaction", "content": "Summary."},
+              {"type": "thinking", "thinking": "Plan.", "signature": "sig"}, *EMPTY_SEARCH]
+    for turn in (lc.AIMessage(content=native, response_metadata=dict(ANT)), _v1(native)):
+        assert _turns([lc.HumanMessage("q"), turn, lc.HumanMessage("more")])[0]["content"] == native

@@ -35,6 +35,11 @@ langchain-anthropic sends them; others (LangChain's stream ``index`` and ``parti
 _STREAM_KEYS = frozenset({"index", "partial_json"})
 """Keys LangChain's merged stream chunks add to a block, which the Messages API does not take."""
 
+_ROUND_TRIP = ("compaction",)
+"""Anthropic blocks of an assistant turn that go back as the API sent them (LangChain's stream keys left out), as
+langchain-anthropic sends them: server-side compaction's ``compaction`` block stands in for the turns before it, so
+dropping it sends the whole history again (review 317 #2)."""
+
 _USE_KEYS = ("caller", "toolset_name")
 """The fields of a ``tool_use`` block that its call does not hold (programmatic tool calling's ``caller``, a
 toolset's ``toolset_name``), sent back with the call as langchain-anthropic sends them."""
@@ -100,11 +105,12 @@ def _server_block(block: dict[str, Any]) -> bool:
 
 
 def _in_content(message: AIMessage) -> bool:
-    """Whether the message's content list holds blocks that only its content can give: server tool blocks or a text
-    block's ``citations`` (a turn from LangChain's ChatAnthropic, or in the Anthropic SDK's form; review 297 #3)."""
+    """Whether the message's content list holds blocks that only its content can give: server tool blocks, a text
+    block's ``citations`` or a ``compaction`` block (a turn from LangChain's ChatAnthropic, or in the Anthropic SDK's
+    form; review 297 #3, review 317 #2)."""
     return isinstance(message.content, list) and any(
-        isinstance(b, dict) and (_server_block(b) or (b.get("type") == "text" and b.get("citations")))
-        for b in message.content)
+        isinstance(b, dict) and (_server_block(b) or b.get("type") in _ROUND_TRIP or (
+            b.get("type") == "text" and b.get("citations"))) for b in message.content)
 
 
 def _server(block: dict[str, Any]) -> dict[str, Any]:
@@ -126,7 +132,8 @@ def _server(block: dict[str, Any]) -> dict[str, Any]:
 def _from_content(content: list[Any], calls: list[Any]) -> list[dict[str, Any]]:
     """The turn written from a content list in Anthropic's form, in its order: text blocks (:func:`text_block`;
     empty ones dropped), thinking blocks (a signed one without text given an empty ``thinking``, as
-    langchain-anthropic gives it), server tool blocks (:func:`_server`), each ``tool_use`` block as the message's call
+    langchain-anthropic gives it), server tool blocks (:func:`_server`), ``compaction`` blocks (:data:`_ROUND_TRIP`,
+    stream keys left out), each ``tool_use`` block as the message's call
     of that id (its arguments as the call has them, the block's ``caller`` and ``toolset_name`` kept; a block with no
     such call dropped), then the calls no block placed. Other blocks are left out, as the text form leaves them."""
     by_id = {c.get("id"): c for c in calls}
@@ -147,6 +154,8 @@ def _from_content(content: list[Any], calls: list[Any]) -> list[dict[str, Any]]:
                 turn[-1].setdefault("thinking", "")
         elif _server_block(block):
             turn.append(_server(block))
+        elif kind in _ROUND_TRIP:
+            turn.append({k: copy.deepcopy(v) for k, v in block.items() if k not in _STREAM_KEYS})
         elif kind == "tool_use" and block.get("id") in by_id and block.get("id") not in placed:
             placed.add(block["id"])
             turn.append(_use(by_id[block["id"]], block))
@@ -211,9 +220,9 @@ def _from_v1(content: list[Any], anthropic: bool) -> list[Any]:
     (:func:`_server_use`), a ``server_tool_result`` as the block of its ``extras["block_type"]`` (left out when that
     is no server tool result's type: langchain-anthropic would send ``"type": ""``, which the API refuses; its
     ``output`` as ``content``, which the API requires on every server tool result but ``mcp_tool_result``: ``[]``
-    when LangChain left out an empty one, a web search that found nothing, review 317 #1), a
-    ``non_standard`` block as its ``value`` (a ``redacted_thinking``...). Other blocks (another provider's reasoning
-    and server blocks, a ``refusal``, media) are left out: the Messages API has none of them in an assistant turn."""
+    when LangChain left out an empty one, a web search that found nothing, review 317 #1), a ``non_standard`` block
+    as its ``value`` (a ``redacted_thinking``, a ``compaction``...). Other blocks (another provider's reasoning and
+    server blocks, a ``refusal``, media) are left out: the Messages API has none of them in an assistant turn."""
     out: list[Any] = []
     for block in content:
         if not isinstance(block, dict):
@@ -258,9 +267,10 @@ def assistant_blocks(message: AIMessage) -> list[dict[str, Any]]:
     v1 turn (``response_metadata["output_version"] == "v1"``, a content list) is written from that list in its order,
     its standard blocks read back into Anthropic's as langchain-anthropic reads them (:func:`_from_v1`: a
     ``reasoning`` block of an Anthropic turn is its ``thinking`` block, signature included; review 313 #4). A message
-    whose content list holds server tool blocks or cited text (LangChain's ChatAnthropic, the Anthropic SDK's form)
-    is written from that list in its order (:func:`_from_content`). Any other: its thinking blocks (kept, or from its
-    content list), its text as one block, then one ``tool_use`` per call.
+    whose content list holds server tool blocks, cited text or a ``compaction`` block (LangChain's ChatAnthropic, the
+    Anthropic SDK's form) is written from that list in its order (:func:`_from_content`). Any other: its kept
+    ``compaction`` and thinking blocks (or its content list's thinking blocks), its text as one block, then one
+    ``tool_use`` per call.
 
     Args:
         message: the assistant message.
@@ -287,7 +297,7 @@ def assistant_blocks(message: AIMessage) -> list[dict[str, Any]]:
         return _from_content(_from_v1(message.content, anthropic), calls)
     if not kept and _in_content(message):
         return _from_content(message.content, calls)
-    blocks = [copy.deepcopy(b) for b in kept if b.get("type") in _OPAQUE]
+    blocks = [copy.deepcopy(b) for b in kept if b.get("type") in (*_ROUND_TRIP, *_OPAQUE)]  # (compaction: 317 #2)
     if not kept and isinstance(message.content, list):  # LangChain's ChatAnthropic keeps thinking in the content
         blocks = [{k: copy.deepcopy(v) for k, v in b.items() if k in _OPAQUE_KEYS} for b in message.content
                   if isinstance(b, dict) and b.get("type") in _OPAQUE]
