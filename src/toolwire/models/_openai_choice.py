@@ -36,8 +36,8 @@ from typing import Any
 from toolwire.errors import ProviderError
 from toolwire.models.base import ChatRequest
 
-__all__ = ["BOTH_REFUSED", "FORMS", "REQUIRED_REFUSED", "ChoiceForm", "both_refused", "forces_one", "is_named",
-           "other_form", "refuses_choice", "required_refused"]
+__all__ = ["BOTH_REFUSED", "FORMS", "REQUIRED_AND_NAMED_REFUSED", "REQUIRED_REFUSED", "ChoiceForm", "both_refused",
+           "forces_one", "is_named", "other_form", "refuses_choice", "required_and_named_refused", "required_refused"]
 
 FORMS = ("object", "required")
 """The two forms, the first sent first (``lower_request``'s ``named_form``)."""
@@ -49,7 +49,13 @@ BOTH_REFUSED = ("The server refuses to force a named tool both as tool_choice=\"
 REQUIRED_REFUSED = ("This server cannot force a tool with tool_choice=\"required\" (vLLM before 0.8.3 refuses it): "
                     "name the tool to call (tool_choice=\"<tool name>\"), or use tool_choice=\"auto\" and ask for "
                     "the tool in the question, or upgrade vLLM to 0.8.3 or later.")
-"""The hint of a server's refusal of ``tool_choice="required"`` that naming the one tool could not get round."""
+"""The hint of a server's refusal of ``tool_choice="required"`` with several tools bound."""
+
+REQUIRED_AND_NAMED_REFUSED = ("This server refuses to force a tool, both with tool_choice=\"required\" and with its "
+                              "one tool named: use tool_choice=\"auto\" and ask for the tool in the question, or "
+                              "use a server that can force a tool.")
+"""The hint of a server's refusal of ``tool_choice="required"`` with one tool, and then of that tool named (review
+318 #1: the hint said to name the tool, which had just been refused)."""
 
 
 class ChoiceForm:
@@ -190,6 +196,15 @@ def required_refused(error: ProviderError) -> ProviderError:
     retryable)."""
     if refuses_choice(error):
         error.hint, error.retryable, error.api_advice = REQUIRED_REFUSED, False, None
+    return error
+
+
+def required_and_named_refused(error: ProviderError) -> ProviderError:
+    """``error``, the refusal of ``tool_choice="required"``'s one tool named (tried after ``"required"`` was
+    refused), with :data:`REQUIRED_AND_NAMED_REFUSED` as its hint when it names ``tool_choice`` (changed in place; not
+    retryable)."""
+    if refuses_choice(error):
+        error.hint, error.retryable, error.api_advice = REQUIRED_AND_NAMED_REFUSED, False, None
     return error
 
 

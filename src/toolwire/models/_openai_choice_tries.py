@@ -21,6 +21,7 @@ from toolwire.models._openai_choice import (
     is_named,
     other_form,
     refuses_choice,
+    required_and_named_refused,
     required_refused,
 )
 from toolwire.models._retry import aclose_stream, close_stream
@@ -71,7 +72,8 @@ class NamedChoiceTries:
             return [_Try(request, self, None)], required_refused
         named = _Try(dataclasses.replace(request, tool_choice=request.tools[0].name), self._in_form(FORMS[0]),
                      _REQUIRED_REFUSED)
-        return ([named] if self._choice.required_refused() else [_Try(request, self, None), named]), required_refused
+        return ([named] if self._choice.required_refused() else [_Try(request, self, None), named]), \
+            required_and_named_refused  # (the last try is the tool named: review 318 #1)
 
     def _in_form(self, form: str) -> Any:
         """A shallow copy of this model (the same clients) whose requests send a named choice in ``form``."""

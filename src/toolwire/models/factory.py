@@ -262,7 +262,9 @@ def _ollama(cls: type[BaseChatModel], rest: str, kwargs: dict[str, Any]) -> Base
     kwargs["base_url"] = base_url
     built = cls(model=model, **kwargs)
     if isinstance(base_url, str):  # (ChatOpenAI's connection errors take it: review 310 #2)
-        built.__dict__["_unreachable_hint"] = _ollama_unreachable(base_url, from_env=bool(host) and not given)
+        built.__dict__["_unreachable_hint"] = _ollama_unreachable(
+            base_url, source="OLLAMA_HOST" if host and not given else "the model name" if at else
+            "base_url" if given else None)
     return built
 
 
@@ -282,9 +284,9 @@ def _ollama_host_url(host: str) -> str:
         port = 80
     elif scheme == "https":
         port = 443
-    split = urlsplit(f"{scheme}://{hostport}")
-    name = split.hostname or "127.0.0.1"
     try:
+        split = urlsplit(f"{scheme}://{hostport}")  # (an unbalanced IPv6 bracket: ValueError, review 318 #2)
+        name = split.hostname or "127.0.0.1"
         port = split.port or port
     except ValueError:
         raise UserError(f"OLLAMA_HOST={host!r} has no valid port: write it as host:port, such as "
@@ -307,14 +309,20 @@ def _with_v1(url: str) -> str:
     return url.strip().rstrip("/") + "/v1" if bare else url
 
 
-def _ollama_unreachable(base_url: str, *, from_env: bool) -> str:
-    """The hint of a connection to the Ollama server at ``base_url`` (``from_env``: read from ``OLLAMA_HOST``) that
-    could not be opened: where it looked, and how to point at another server."""
+def _ollama_unreachable(base_url: str, *, source: str | None) -> str:
+    """The hint of a connection to the Ollama server at ``base_url`` that could not be opened: where it looked, and
+    how to point at another server. ``source``: where the URL came from (``"OLLAMA_HOST"``, ``"the model name"``,
+    ``"base_url"``; None: the default), so the advice names what this model reads (review 318 #3: it named
+    ``OLLAMA_HOST``, which a model given its URL does not read)."""
     from toolwire._secrets import redact_url
 
-    where = f"{redact_url(base_url)}{' (from OLLAMA_HOST)' if from_env else ''}"
-    return (f"Check that Ollama is running at {where}; for an Ollama on another machine or port, set OLLAMA_HOST "
-            "(such as OLLAMA_HOST=192.168.1.5:11434) or write the model as 'ollama:<model>@http://HOST:11434/v1'.")
+    where = redact_url(base_url)
+    if source in ("the model name", "base_url"):
+        return f"Check that Ollama is running at {where} (the URL {source} gives), and that the URL is right."
+    origin = " (from OLLAMA_HOST)" if source == "OLLAMA_HOST" else ""
+    return (f"Check that Ollama is running at {where}{origin}; for an Ollama on another machine or port, set "
+            "OLLAMA_HOST (such as OLLAMA_HOST=192.168.1.5:11434) or write the model as "
+            "'ollama:<model>@http://HOST:11434/v1'.")
 
 
 def _split_model_url(text: str) -> tuple[str, str, str]:
