@@ -3,8 +3,9 @@
 #1: a "sync or async" wrapper (it runs its coroutine with ``asyncio.run`` only when no event loop runs, else hands it
 back) was read as a bridge because it names ``asyncio.run``: under ``ainvoke``/Agent it was called on a worker thread,
 where no loop runs, so the tool ran on a private loop and the app's loop-bound objects failed there. A wrapper that
-checks for a running loop is called on the loop's thread again (as at 460fea7), unless it refuses that loop itself
-(``raise RuntimeError``) or hands the run to another thread; every other bridge shape stays a bridge.
+checks for a running loop and has a ``return`` of the coroutine unawaited is called on the loop's thread again (as at
+460fea7); one that refuses that loop or hands the run to another thread has no such ``return`` and stays a bridge, as
+does every other bridge shape (the narrower rule of review 315 #1-#3: tests/test_review315_bridges.py).
 #2: a bridge still running on its worker thread when the run stopped was answered "was stopped while it ran", while
 its thread went on: it is answered as a sync tool's call still on its thread, and counted as one.
 """

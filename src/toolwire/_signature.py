@@ -255,8 +255,10 @@ def sync_wrapper(func: Any) -> bool | str:
     ``inspect.markcoroutinefunction`` or asgiref's), as a ``functools.wraps`` wrapper's, an ``lru_cache``'s or asgiref's
     ``AsyncToSync``'s is. It may hand back the coroutine or run it itself and return its value (``asyncio.run``,
     ``async_to_sync``, ``asyncer.syncify``: review 269 #1). One whose code visibly runs it
-    (:func:`~toolwire._bridges.runs_coroutine_itself`; not one that checks for a running loop and hands the coroutine
-    back then, review 313 #1) is a bridge: the tool calls it once, on a worker thread (review 295 #1, #2). Any other
+    (:func:`~toolwire._bridges.runs_coroutine_itself`) is a bridge: the tool calls it once, on a worker thread (review
+    295 #1, #2), unless it hands its coroutine back: its own code (or a plain function it calls) checks for a running
+    loop and has a ``return`` of the coroutine unawaited (``return coro``, ``return fn(*args, **kwargs)``), as a "sync
+    or async" wrapper's does (review 313 #1; a check alone keeps a bridge a bridge, review 315 #1-#3). Any other
     is called on the loop's thread (it may schedule the coroutine there or set a ContextVar: review 275 #1), and again
     on a worker thread when a bridge hidden deeper refused the running loop (:func:`loop_refused`;
     :func:`~toolwire._tool_run.guarded`).
