@@ -12,6 +12,10 @@ langchain-anthropic do.
 
 from __future__ import annotations
 
+import json
+
+import anthropic
+import httpx2 as httpx
 from langchain_core import messages as lc
 
 from toolwire.interop.langchain import from_langchain_messages
@@ -100,3 +104,65 @@ def test_a_compaction_block_with_thinking_and_server_blocks_keeps_the_order() ->
               {"type": "thinking", "thinking": "Plan.", "signature": "sig"}, *EMPTY_SEARCH]
     for turn in (lc.AIMessage(content=native, response_metadata=dict(ANT)), _v1(native)):
         assert _turns([lc.HumanMessage("q"), turn, lc.HumanMessage("more")])[0]["content"] == native
+
+
+# #3 ------------------------------------------------------------------------------------------------------------
+
+def test_a_v1_call_given_only_as_a_content_block_is_sent_with_its_result() -> None:
+    turn = lc.AIMessage(content=[{"type": "reasoning", "reasoning": "r", "extras": {"signature": "s"}},
+                                 {"type": "tool_call", "id": "toolu_1", "name": "get_temp", "args": {"city": "Paris"}}],
+                        response_metadata=dict(V1))
+    assert turn.tool_calls == []
+    assert _turns([lc.HumanMessage("q"), turn, lc.ToolMessage("21C", tool_call_id="toolu_1")]) == [
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "r", "signature": "s"}, USE]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "21C"}]}]
+
+
+def test_a_v1_call_chunk_and_an_invalid_call_given_only_as_blocks() -> None:
+    turn = lc.AIMessage(content=[
+        {"type": "text", "text": "Two checks."},
+        {"type": "tool_call_chunk", "id": "toolu_1", "name": "get_temp", "args": '{"city": "Paris"}', "index": 1},
+        {"type": "invalid_tool_call", "id": "toolu_2", "name": "get_temp", "args": '{"city": ', "error": "bad"}],
+        response_metadata=dict(V1))
+    sent = _turns([lc.HumanMessage("q"), turn, lc.ToolMessage("21C", tool_call_id="toolu_1"),
+                   lc.ToolMessage("Error: bad arguments", tool_call_id="toolu_2", status="error")])
+    assert sent[0]["content"] == [{"type": "text", "text": "Two checks."}, USE,
+                                  {"type": "tool_use", "id": "toolu_2", "name": "get_temp", "input": {}}]
+    assert sent[1]["content"] == [
+        {"type": "tool_result", "tool_use_id": "toolu_1", "content": "21C"},
+        {"type": "tool_result", "tool_use_id": "toolu_2", "content": "Error: bad arguments", "is_error": True}]
+
+
+def test_a_v1_turn_with_calls_still_drops_a_block_whose_call_was_edited_away() -> None:
+    """(Only a turn with no calls at all is read from its blocks: an edited call id wins, as before.)"""
+    turn = lc.AIMessage(content=[{"type": "tool_call", "id": "toolu_1", "name": "get_temp",
+                                  "args": {"city": "Paris"}}],
+                        tool_calls=[dict(CALL, id="toolu_9")], response_metadata=dict(V1))
+    assert _turns([lc.HumanMessage("q"), turn, lc.ToolMessage("21C", tool_call_id="toolu_9")]) == [
+        {"role": "assistant", "content": [dict(USE, id="toolu_9")]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_9", "content": "21C"}]}]
+
+
+def test_the_request_body_through_the_sdk() -> None:
+    from toolwire.models.anthropic import ChatAnthropic
+
+    bodies: list[dict] = []
+
+    def server(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json={
+            "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-6",
+            "content": [{"type": "text", "text": "21C in Paris."}], "stop_reason": "end_turn",
+            "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}})
+
+    model = ChatAnthropic("claude-sonnet-4-6", api_key="k", max_retries=0)
+    model._clients.sync = anthropic.Anthropic(api_key="k", max_retries=0,
+                                              http_client=httpx.Client(transport=httpx.MockTransport(server)))
+    turn = lc.AIMessage(content=[{"type": "non_standard", "value": COMPACTED[0]},
+                                 {"type": "tool_call", "id": "toolu_1", "name": "get_temp", "args": {"city": "Paris"}}],
+                        response_metadata=dict(V1))
+    model.invoke(from_langchain_messages([lc.HumanMessage("weather?"), turn,
+                                          lc.ToolMessage("21C", tool_call_id="toolu_1")]))
+    assert bodies[0]["messages"][1:] == [
+        {"role": "assistant", "content": [COMPACTED[0], USE]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "21C"}]}]

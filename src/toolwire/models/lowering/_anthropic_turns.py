@@ -3,7 +3,8 @@
 A reply toolwire read keeps its blocks (``provider_data["anthropic"]["content"]``) and goes back as the API sent it;
 a turn in another form (LangChain's ChatAnthropic, a conversation saved in the Anthropic SDK's form) is written from
 its content list and calls (:func:`assistant_blocks`), a LangChain v1 turn (``output_version="v1"``) after its
-standard blocks are read back into Anthropic's, as langchain-anthropic reads them (:func:`_from_v1`). Split from
+standard blocks are read back into Anthropic's, as langchain-anthropic reads them (:func:`_from_v1`; a v1 turn
+whose calls are only content blocks gets them first: :func:`v1_block_calls`). Split from
 :mod:`toolwire.models.lowering.anthropic`, which uses it.
 """
 
@@ -15,10 +16,10 @@ import json
 import re
 from typing import Any
 
-from toolwire.messages import AIMessage
+from toolwire.messages import AIMessage, BaseMessage
 from toolwire.models.lowering._common import arguments_object, assistant_calls, sent_text
 
-__all__ = ["assistant_blocks", "text_block", "tool_use_id"]
+__all__ = ["assistant_blocks", "text_block", "tool_use_id", "v1_block_calls"]
 
 _OPAQUE = ("thinking", "redacted_thinking")
 _OPAQUE_KEYS = frozenset({"type", "thinking", "signature", "data"})
@@ -189,6 +190,59 @@ def _citation(note: Any) -> Any:
     if note.get("title"):
         own["title" if kind == "search_result_location" else "document_title"] = note["title"]
     return {**own, **extras}
+
+
+_V1_CALLS = ("tool_call", "tool_call_chunk", "invalid_tool_call")
+"""The LangChain v1 content blocks that stand for a call of the turn (read by :func:`v1_block_calls`, placed by
+:func:`_from_v1`)."""
+
+
+def v1_block_calls(message: BaseMessage) -> BaseMessage:
+    """A LangChain v1 turn with no calls, with the calls its content blocks hold (review 317 #3).
+
+    LangChain does not fill ``tool_calls`` from a v1 content list (a hand-built or re-serialised turn), so such a
+    turn's call was lost and its ToolMessage sent as stray user text. As a v0 ``tool_use`` block is read as its call
+    (:func:`~toolwire._content_calls.read_content_calls`), and as langchain-anthropic writes the turn, each
+    ``tool_call`` block is read as a call (its ``name``, ``args`` and ``id``), a ``tool_call_chunk`` too (its
+    ``args`` text read as JSON), an ``invalid_tool_call`` as an invalid call (its ``args`` text and ``error``); a
+    block without an id (no result could answer it) or repeating one is skipped. Only a turn with no calls at all is
+    read so: one with calls keeps them (an edited or removed call wins over its block, as before).
+
+    Args:
+        message: any message; only an AIMessage whose ``response_metadata["output_version"]`` is ``"v1"``, whose
+            content is a list and that has no ``tool_calls`` nor ``invalid_tool_calls`` is read.
+
+    Returns:
+        ``message`` itself when nothing is read, else a copy with the calls (in content order, split into
+        ``tool_calls`` and ``invalid_tool_calls``).
+    """
+    if (not isinstance(message, AIMessage) or message.tool_calls or message.invalid_tool_calls
+            or not isinstance(message.content, list) or message.response_metadata.get("output_version") != "v1"):
+        return message
+    blocks = [b for b in message.content if isinstance(b, dict) and b.get("type") in _V1_CALLS]
+    if not blocks:
+        return message
+    from toolwire._call_records import split_in_order
+    from toolwire.messages import invalid_tool_call
+    from toolwire.parsing.arguments import raw_text, tool_call_from_native
+
+    calls: list[Any] = []
+    seen: set[str] = set()
+    for block in blocks:
+        given = block.get("id")
+        if not isinstance(given, str | int) or isinstance(given, bool) or not str(given) or str(given) in seen:
+            continue
+        seen.add(call_id := str(given))
+        name = block["name"] if isinstance(block.get("name"), str) else None
+        if block["type"] == "invalid_tool_call":
+            error = block["error"] if isinstance(block.get("error"), str) else None
+            calls.append(invalid_tool_call(name, raw_text(block.get("args")), call_id, error))
+        else:
+            calls.append(tool_call_from_native(name, block.get("args"), call_id, require_name=True))
+    if not calls:
+        return message
+    valid, invalid = split_in_order(calls)
+    return message.model_copy(update={"tool_calls": valid, "invalid_tool_calls": invalid})
 
 
 def _server_use(block: dict[str, Any], extras: dict[str, Any]) -> dict[str, Any]:

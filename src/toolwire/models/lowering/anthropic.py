@@ -40,7 +40,7 @@ from toolwire.models._sdk_options import refuse_untaken
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
 from toolwire.models.lowering._anthropic_replies import StreamState, parse_response
 from toolwire.models.lowering._anthropic_strict import NotStrictError, anthropic_strict_schema, limit_strict
-from toolwire.models.lowering._anthropic_turns import assistant_blocks, text_block, tool_use_id
+from toolwire.models.lowering._anthropic_turns import assistant_blocks, text_block, tool_use_id, v1_block_calls
 from toolwire.models.lowering._common import (
     ImageBlock,
     assistant_calls,
@@ -331,8 +331,10 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, An
     order of that turn's calls (case E3), ahead of any user text that follows; consecutive turns of one role
     are merged; empty text is dropped; text blocks keep their ``cache_control``. A call or result given only as a
     ``tool_use`` / ``tool_result`` content block is read as one first
-    (:func:`~toolwire._content_calls.read_content_calls`, as every model's input is: review 195 #2), so a
-    ``tool_result`` is never sent without its ``tool_use``.
+    (:func:`~toolwire._content_calls.read_content_calls`, as every model's input is: review 195 #2), and so is a
+    LangChain v1 turn's call given only as a ``tool_call`` content block
+    (:func:`~toolwire.models.lowering._anthropic_turns.v1_block_calls`: review 317 #3), so a ``tool_result`` is
+    never sent without its ``tool_use``.
 
     Args:
         messages: the conversation, toolwire messages in order.
@@ -356,7 +358,7 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, An
         else:
             turns.append({"role": role, "content": blocks})
 
-    for item in group_messages(read_content_calls(messages)):
+    for item in group_messages(read_content_calls([v1_block_calls(m) for m in messages])):
         if isinstance(item, list):
             add("user", [_tool_result(m) for m in item])
         elif isinstance(item, SystemMessage):
