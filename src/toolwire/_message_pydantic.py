@@ -4,13 +4,18 @@
 A field typed ``BaseMessage``, one message class (``AIMessage``), ``toolwire.messages.AnyMessage`` or a list of them
 takes the class's messages, the dicts :func:`~toolwire.message_from_dict` reads (toolwire's ``to_dict()``, LangChain's
 flat ``model_dump()`` and ``messages_to_dict`` entries, OpenAI ``role`` dicts), a streamed ``AIMessageChunk`` (its
-``to_message()``) and LangChain message objects (converted). It is written as LangChain's pydantic field is: the
-message's ``model_dump()`` (``mode="json"`` in ``model_dump_json()`` and ``model_dump(mode="json")``), which is the
-``data`` of a :func:`~toolwire.messages_to_dict` entry and reads back as an equal message.
+``to_message()``) and LangChain message objects (converted). A field of one class (``h: HumanMessage``, also
+``Optional``) reads a dict without ``type`` or ``role`` as that class, as LangChain's field does (review 319 #1); a
+``BaseMessage`` field, ``AnyMessage`` and any other union of two message classes need the ``type`` (or ``role``):
+there the class cannot be guessed. It is written as LangChain's pydantic field is: the message's ``model_dump()``
+(``mode="json"`` in ``model_dump_json()`` and ``model_dump(mode="json")``), which
+is the ``data`` of a :func:`~toolwire.messages_to_dict` entry and reads back as an equal message.
 """
 
 from __future__ import annotations
 
+import sys
+import typing
 from typing import Any
 
 from pydantic_core import core_schema
@@ -26,33 +31,62 @@ def message_core_schema(cls: type) -> core_schema.CoreSchema:
     """The pydantic-core schema of a field of message class ``cls`` (``BaseMessage`` or a subclass).
 
     Validation returns a message of ``cls`` (an instance as it is; the values listed in the module docstring read
-    into a new one) or raises ``ValueError`` (pydantic's ``ValidationError``) with a sentence saying what the field
-    takes: a value of another kind, a dict :func:`~toolwire.message_from_dict` refuses (its own sentence), or a
-    message of another class. Serialisation writes ``message.model_dump(...)`` (a dict) with pydantic's ``mode`` and
-    the ``include``/``exclude`` selection that reaches the field (``{"messages": {"__all__": {"content"}}}``), and
-    ``exclude_none``, as on a LangChain message field.
+    into a new one; a dict without ``type``/``role`` read as ``cls`` when ``cls`` is one concrete class that is not
+    in a union with another message class) or raises ``ValueError`` (pydantic's ``ValidationError``) with a sentence
+    saying what the field takes: a value of another kind, a dict :func:`~toolwire.message_from_dict` refuses (its
+    own sentence), or a message of another class. Serialisation writes ``message.model_dump(...)`` (a dict) with
+    pydantic's ``mode`` and the ``include``/``exclude`` selection that reaches the field (``{"messages": {"__all__":
+    {"content"}}}``), and ``exclude_none``, as on a LangChain message field. Called once per field when pydantic
+    builds a model's schema (not when it validates).
     """
     from toolwire.messages import BaseMessage
+
+    kind = getattr(cls, "type", None)
+    default = kind if kind in _TYPES and not _in_message_union(cls, BaseMessage) else None
 
     def validate(value: Any) -> Any:
         if isinstance(value, cls):
             return value
+        if default is not None and isinstance(value, dict) and "type" not in value and "role" not in value:
+            value = {**value, "type": default}
         message = _read(value)
         if not isinstance(message, cls):
             raise ValueError(f"This field takes {_a(cls.__name__)}, not {_a(type(message).__name__)} "
                              f"(type {message.type!r}).")
         return message
 
-    def dump(value: Any, info: core_schema.SerializationInfo) -> Any:
-        if not isinstance(value, BaseMessage):  # (a value set without validation: pydantic's own handling)
-            return value
-        return value.model_dump(mode="json" if info.mode_is_json() else "python", include=info.include,
-                                exclude=info.exclude, exclude_none=info.exclude_none)
-
     return core_schema.no_info_plain_validator_function(
         validate, json_schema_input_schema=_dict_schema(cls),
-        serialization=core_schema.plain_serializer_function_ser_schema(dump, info_arg=True,
+        serialization=core_schema.plain_serializer_function_ser_schema(_dump, info_arg=True,
                                                                        return_schema=_dict_schema(cls)))
+
+
+def _dump(value: Any, info: core_schema.SerializationInfo) -> Any:
+    from toolwire.messages import BaseMessage
+
+    if not isinstance(value, BaseMessage):  # (a value set without validation: pydantic's own handling)
+        return value
+    return value.model_dump(mode="json" if info.mode_is_json() else "python", include=info.include,
+                            exclude=info.exclude, exclude_none=info.exclude_none)
+
+
+def _in_message_union(cls: type, base: type) -> bool:
+    """Whether pydantic is building ``cls``'s schema as a member of a union that holds another message class
+    (``AnyMessage``, ``HumanMessage | AIMessage``), where a dict without a ``type`` must not be read as the first
+    member that takes it. pydantic tells a type's schema hook nothing of the union around it, so this reads the
+    arguments of the nearest union pydantic is building (its ``_union_schema`` frame) from the stack, once per field
+    at schema-building time; ``tests/test_review319_fixes.py`` checks ``AnyMessage`` still needs the ``type``."""
+    frame = sys._getframe(2)
+    for _ in range(60):
+        if frame is None:
+            return False
+        if frame.f_code.co_name == "_union_schema" and "pydantic" in frame.f_code.co_filename:
+            args = frame.f_locals.get("args") or ()
+            members = [typing.get_args(a)[0] if typing.get_origin(a) is typing.Annotated else a for a in args]
+            return any(m is cls for m in members) and any(
+                m is not cls and isinstance(m, type) and issubclass(m, base) for m in members)
+        frame = frame.f_back
+    return False
 
 
 def _read(value: Any) -> Any:
