@@ -138,10 +138,13 @@ def test_the_model_copies_pickles_and_has_a_json_schema() -> None:
     assert pickle.loads(pickle.dumps(chat)) == chat
     schema = AnyChat.model_json_schema()
     assert schema["properties"]["messages"]["type"] == "array"
-    assert set(schema["$defs"]) == {"SystemMessage", "HumanMessage", "AIMessage", "ToolMessage"}
-    assert schema["$defs"]["AIMessage"]["properties"]["type"]["const"] == "ai"
+    # AnyMessage's members need their type; `last: AIMessage | None` defaults it (review 319 #1, #2)
+    assert set(schema["$defs"]) == {"SystemMessage-Typed", "HumanMessage-Typed", "AIMessage-Typed",
+                                    "ToolMessage-Typed", "AIMessage"}
+    assert schema["$defs"]["AIMessage-Typed"]["properties"]["type"]["const"] == "ai"
+    assert schema["$defs"]["AIMessage"]["properties"]["type"]["default"] == "ai"
     serialised = Chat.model_json_schema(mode="serialization")
-    assert serialised["properties"]["messages"]["items"] == {"$ref": "#/$defs/BaseMessage"}
+    assert serialised["properties"]["messages"]["items"] == {"$ref": "#/$defs/BaseMessage-Output"}
 
 
 def test_langchain_reads_what_the_field_writes() -> None:

@@ -2,6 +2,8 @@
 
 #1 A field of one message class reads a dict without ``type``/``role`` as that class, as LangChain's field does; a
    ``BaseMessage`` field, ``AnyMessage`` and other unions of message classes still need the type.
+#2 The JSON Schema of a message field (also a ``@tool`` parameter's schema sent to a model) requires what
+   validation needs, so the calls it allows are accepted.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from typing import Annotated, Union
 import pytest
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from toolwire import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from toolwire import AIMessage, HumanMessage, SystemMessage, ToolMessage, tool
+from toolwire.errors import ToolValidationError
 from toolwire.messages import AnyMessage, BaseMessage
 
 
@@ -55,3 +58,67 @@ def test_1_a_union_with_a_non_message_type_still_defaults() -> None:
     adapter = TypeAdapter(Union[list[HumanMessage], AIMessage])  # noqa: UP007 (typing's Union)
     assert adapter.validate_python({"content": "yo"}) == AIMessage("yo")
     assert adapter.validate_python([{"content": "hi"}]) == [HumanMessage("hi")]
+
+
+def test_2_the_json_schema_requires_what_validation_needs() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = OneEach.model_json_schema()
+    defs = schema["$defs"]
+    assert defs["HumanMessage"]["required"] == ["content"]
+    assert defs["HumanMessage"]["properties"]["type"] == {"const": "human", "default": "human", "title": "Type",
+                                                          "type": "string"}
+    assert defs["ToolMessage"]["required"] == ["content", "tool_call_id"]
+
+    class Chat(BaseModel):
+        messages: list[BaseMessage]
+        more: list[AnyMessage] = []
+
+    chat_schema = Chat.model_json_schema()
+    assert chat_schema["$defs"]["HumanMessage-Typed"]["required"] == ["type", "content"]
+    assert chat_schema["$defs"]["ToolMessage-Typed"]["required"] == ["type", "content", "tool_call_id"]
+    for instance, model in (({"messages": [{"content": "hi"}]}, Chat),
+                            ({"messages": [{"type": "tool", "content": "x"}]}, Chat),
+                            ({"messages": [], "more": [{"content": "hi"}]}, Chat),
+                            ({"h": {"content": "hi"}, "t": {"content": "3"}}, OneEach)):
+        with pytest.raises(jsonschema.ValidationError):  # what the schema refuses, validation refuses too
+            jsonschema.validate(instance, model.model_json_schema())
+        with pytest.raises(ValidationError):
+            model.model_validate(instance)
+    for instance, model in (({"messages": [{"type": "human", "content": "hi"}], "more": [
+                                {"type": "tool", "content": "3", "tool_call_id": "c"}]}, Chat),
+                            ({"h": {"content": ["a", {"type": "text", "text": "b"}]},
+                              "t": {"content": "3", "tool_call_id": "c"}}, OneEach)):
+        jsonschema.validate(instance, model.model_json_schema())
+        model.model_validate(instance)
+
+
+def test_2_a_tool_that_takes_a_message_accepts_the_calls_its_schema_allows() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+
+    @tool
+    def summarize(msg: HumanMessage) -> str:
+        """Summarize a message."""
+        return f"{type(msg).__name__}:{msg.content}"
+
+    @tool
+    def answer(msg: ToolMessage) -> str:
+        """Read a tool result."""
+        return f"{msg.tool_call_id}:{msg.content}"
+
+    @tool
+    def anymsg(msg: BaseMessage) -> str:
+        """Any message."""
+        return type(msg).__name__
+
+    jsonschema.validate({"msg": {"content": "hi"}}, summarize.parameters)
+    assert summarize.invoke({"msg": {"content": "hi"}}) == "HumanMessage:hi"
+    jsonschema.validate({"msg": {"content": "3", "tool_call_id": "c"}}, answer.parameters)
+    assert answer.invoke({"msg": {"content": "3", "tool_call_id": "c"}}) == "c:3"
+    jsonschema.validate({"msg": {"type": "ai", "content": "x"}}, anymsg.parameters)
+    assert anymsg.invoke({"msg": {"type": "ai", "content": "x"}}) == "AIMessage"
+    for t, args in ((summarize, {"msg": {}}), (answer, {"msg": {"type": "tool", "content": "42"}}),
+                    (anymsg, {"msg": {"content": "hi"}})):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(args, t.parameters)
+    with pytest.raises(ToolValidationError):
+        anymsg.invoke({"msg": {"content": "hi"}})

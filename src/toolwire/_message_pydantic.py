@@ -9,7 +9,9 @@ flat ``model_dump()`` and ``messages_to_dict`` entries, OpenAI ``role`` dicts), 
 ``BaseMessage`` field, ``AnyMessage`` and any other union of two message classes need the ``type`` (or ``role``):
 there the class cannot be guessed. It is written as LangChain's pydantic field is: the message's ``model_dump()``
 (``mode="json"`` in ``model_dump_json()`` and ``model_dump(mode="json")``), which
-is the ``data`` of a :func:`~toolwire.messages_to_dict` entry and reads back as an equal message.
+is the ``data`` of a :func:`~toolwire.messages_to_dict` entry and reads back as an equal message. Its JSON Schema (a
+FastAPI OpenAPI body, a ``@tool`` parameter's schema sent to a model) requires what validation needs: ``content``,
+a tool message's ``tool_call_id``, and the ``type`` where the class cannot be guessed (review 319 #2).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from toolwire.errors import UserError
 __all__ = ["message_core_schema"]
 
 _TYPES = ("system", "human", "ai", "tool")
+_CLASSES = ("SystemMessage", "HumanMessage", "AIMessage", "ToolMessage")
 
 
 def message_core_schema(cls: type) -> core_schema.CoreSchema:
@@ -56,9 +59,9 @@ def message_core_schema(cls: type) -> core_schema.CoreSchema:
         return message
 
     return core_schema.no_info_plain_validator_function(
-        validate, json_schema_input_schema=_dict_schema(cls),
-        serialization=core_schema.plain_serializer_function_ser_schema(_dump, info_arg=True,
-                                                                       return_schema=_dict_schema(cls)))
+        validate, json_schema_input_schema=_json_shape(cls, default is None),
+        serialization=core_schema.plain_serializer_function_ser_schema(
+            _dump, info_arg=True, return_schema=_json_shape(cls, default is None, written=True)))
 
 
 def _dump(value: Any, info: core_schema.SerializationInfo) -> Any:
@@ -116,18 +119,38 @@ def _a(name: str) -> str:
     return f"an {name}" if name[0] in "AEIOU" else f"a {name}"
 
 
-def _dict_schema(cls: type) -> core_schema.CoreSchema:
-    """The JSON Schema's shape of a message of ``cls``, read and written: LangChain's ``model_dump()`` keys that say
-    what it is (``type``, ``content``, ``id``, ``name``), other keys allowed, none required (an OpenAI ``role`` dict
-    has no ``type``; ``exclude`` may leave any key out of a dump)."""
-    kind = getattr(cls, "type", "base")
-    types = _TYPES if kind not in _TYPES else (kind,)
+def _json_shape(cls: type, typed: bool, written: bool = False) -> core_schema.CoreSchema:
+    """The JSON Schema of a message of ``cls``, read and written, as LangChain's ``model_json_schema()`` gives its
+    messages: the ``model_dump()`` keys that say what it is (``type``, ``content``, ``id``, ``name``, a tool
+    message's ``tool_call_id``), other keys allowed; ``content`` and ``tool_call_id`` required, ``type`` required
+    when ``typed`` (``BaseMessage`` or a union member: the class is not known without it) and otherwise defaulting to
+    the class's own. ``BaseMessage`` is the union of the four classes' typed shapes. ``written``: the shape of a
+    dump, where nothing is required (an ``exclude`` may leave any key out; pydantic-core checks a dump against it)."""
+    kind = getattr(cls, "type", None)
+    if kind not in _TYPES:
+        return core_schema.union_schema(
+            [_class_shape(name, each, True, written) for name, each in zip(_CLASSES, _TYPES, strict=True)],
+            ref=f"{cls.__module__}.{cls.__qualname__}{'-Output' if written else ''}")
+    return _class_shape(cls.__name__, kind, typed, written)
+
+
+def _class_shape(name: str, kind: str, typed: bool, written: bool) -> core_schema.CoreSchema:
+    """One class's shape (see :func:`_json_shape`); its JSON Schema definition is named after the class, with
+    ``-Typed`` when the ``type`` is required (a model may hold both: ``reply: AIMessage`` and ``list[AnyMessage]``),
+    or ``-Output`` for a dump's (one per class: nothing in it is required)."""
     optional_text = core_schema.nullable_schema(core_schema.str_schema())
     content = core_schema.union_schema([core_schema.str_schema(), core_schema.list_schema(core_schema.union_schema(
         [core_schema.str_schema(), core_schema.dict_schema(core_schema.str_schema(), core_schema.any_schema())]))])
-    return core_schema.typed_dict_schema({
-        "type": core_schema.typed_dict_field(core_schema.literal_schema(list(types))),
-        "content": core_schema.typed_dict_field(content),
-        "id": core_schema.typed_dict_field(optional_text),
-        "name": core_schema.typed_dict_field(optional_text),
-    }, total=False, extra_behavior="allow", ref=f"{cls.__module__}.{cls.__qualname__}")
+    type_schema = core_schema.literal_schema([kind])
+    fields = {
+        "type": core_schema.typed_dict_field(
+            type_schema if typed or written else core_schema.with_default_schema(type_schema, default=kind),
+            required=typed and not written),
+        "content": core_schema.typed_dict_field(content, required=not written),
+        "id": core_schema.typed_dict_field(optional_text, required=False),
+        "name": core_schema.typed_dict_field(optional_text, required=False),
+    }
+    if kind == "tool":
+        fields["tool_call_id"] = core_schema.typed_dict_field(core_schema.str_schema(), required=not written)
+    suffix = "-Output" if written else "-Typed" if typed else ""
+    return core_schema.typed_dict_schema(fields, extra_behavior="allow", ref=f"toolwire.messages.{name}{suffix}")
