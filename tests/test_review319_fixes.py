@@ -4,10 +4,14 @@
    ``BaseMessage`` field, ``AnyMessage`` and other unions of message classes still need the type.
 #2 The JSON Schema of a message field (also a ``@tool`` parameter's schema sent to a model) requires what
    validation needs, so the calls it allows are accepted.
+#3 ``model_dump(serialize_as_any=True)`` and ``model_dump_json(serialize_as_any=True)`` write each message's
+   ``model_dump()``.
 """
 
 from __future__ import annotations
 
+import json
+import warnings
 from typing import Annotated, Union
 
 import pytest
@@ -122,3 +126,23 @@ def test_2_a_tool_that_takes_a_message_accepts_the_calls_its_schema_allows() -> 
             jsonschema.validate(args, t.parameters)
     with pytest.raises(ToolValidationError):
         anymsg.invoke({"msg": {"content": "hi"}})
+
+
+class Chat3(BaseModel):
+    messages: list[BaseMessage]
+    last: AIMessage | None = None
+
+
+def test_3_serialize_as_any_writes_each_messages_model_dump() -> None:
+    conversation = [HumanMessage("hi"), AIMessage("yo", tool_calls=[{"name": "a", "args": {"x": 1}, "id": "c"}]),
+                    ToolMessage("1", tool_call_id="c")]
+    chat = Chat3(messages=conversation, last=AIMessage("end"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert chat.model_dump(serialize_as_any=True) == chat.model_dump()
+        assert chat.model_dump(mode="json", serialize_as_any=True) == chat.model_dump(mode="json")
+        text = chat.model_dump_json(serialize_as_any=True)
+    assert json.loads(text) == json.loads(chat.model_dump_json())
+    assert Chat3.model_validate_json(text) == chat
+    assert json.loads(chat.model_dump_json(serialize_as_any=True, include={"messages": {"__all__": {"type"}}})) \
+        == {"messages": [{"type": "human"}, {"type": "ai"}, {"type": "tool"}]}
