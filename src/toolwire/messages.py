@@ -311,8 +311,10 @@ class BaseMessage(LangChainMessageAPI):
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
         """Messages as pydantic fields (``messages: list[BaseMessage]``, ``AnyMessage``, ``AIMessage``), as
-        LangChain's are: read from messages and the dicts :func:`message_from_dict` reads, written as
-        :meth:`model_dump` (see :mod:`toolwire._message_pydantic`; review 312 #6)."""
+        LangChain's are: read from messages and the dicts :func:`message_from_dict` reads (a field of one class also
+        from a dict without ``type``), written as :meth:`model_dump`, with a JSON Schema that requires what
+        validation needs (see :mod:`toolwire._message_pydantic`; review 312 #6, review 319 #1-#3).
+        ``AIMessageChunk`` is not a message class and cannot be a field."""
         from toolwire._message_pydantic import message_core_schema
 
         return message_core_schema(cls)
