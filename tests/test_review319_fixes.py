@@ -4,8 +4,9 @@
    ``BaseMessage`` field, ``AnyMessage`` and other unions of message classes still need the type.
 #2 The JSON Schema of a message field (also a ``@tool`` parameter's schema sent to a model) requires what
    validation needs, so the calls it allows are accepted.
-#3 ``model_dump(serialize_as_any=True)`` and ``model_dump_json(serialize_as_any=True)`` write each message's
-   ``model_dump()``.
+#3 (not fixed, kept as a strict xfail) ``serialize_as_any=True`` dumps: pydantic-core then infers each value's
+   serializer from its class, and the only hook, a class-level ``__pydantic_serializer__``, would also change how
+   every ``to_jsonable_python`` call (a tool's result text) writes a message.
 """
 
 from __future__ import annotations
@@ -133,6 +134,8 @@ class Chat3(BaseModel):
     last: AIMessage | None = None
 
 
+@pytest.mark.xfail(strict=True, reason="pydantic-core infers a serializer from the value's class under "
+                   "serialize_as_any; see the module docstring (review 319 #3)")
 def test_3_serialize_as_any_writes_each_messages_model_dump() -> None:
     conversation = [HumanMessage("hi"), AIMessage("yo", tool_calls=[{"name": "a", "args": {"x": 1}, "id": "c"}]),
                     ToolMessage("1", tool_call_id="c")]

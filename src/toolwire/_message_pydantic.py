@@ -8,7 +8,7 @@ flat ``model_dump()`` and ``messages_to_dict`` entries, OpenAI ``role`` dicts), 
 ``Optional``) reads a dict without ``type`` or ``role`` as that class, as LangChain's field does (review 319 #1); a
 ``BaseMessage`` field, ``AnyMessage`` and any other union of two message classes need the ``type`` (or ``role``):
 there the class cannot be guessed. It is written as LangChain's pydantic field is: the message's ``model_dump()``
-(``mode="json"`` in ``model_dump_json()`` and ``model_dump(mode="json")``, also with ``serialize_as_any=True``), which
+(``mode="json"`` in ``model_dump_json()`` and ``model_dump(mode="json")``), which
 is the ``data`` of a :func:`~toolwire.messages_to_dict` entry and reads back as an equal message. Its JSON Schema (a
 FastAPI OpenAPI body, a ``@tool`` parameter's schema sent to a model) requires what validation needs: ``content``,
 a tool message's ``tool_call_id``, and the ``type`` where the class cannot be guessed (review 319 #2).
@@ -20,7 +20,7 @@ import sys
 import typing
 from typing import Any
 
-from pydantic_core import SchemaSerializer, core_schema
+from pydantic_core import core_schema
 
 from toolwire.errors import UserError
 
@@ -44,7 +44,6 @@ def message_core_schema(cls: type) -> core_schema.CoreSchema:
     """
     from toolwire.messages import BaseMessage
 
-    _serialisable_as_any(BaseMessage)
     kind = getattr(cls, "type", None)
     default = kind if kind in _TYPES and not _in_message_union(cls, BaseMessage) else None
 
@@ -72,15 +71,6 @@ def _dump(value: Any, info: core_schema.SerializationInfo) -> Any:
         return value
     return value.model_dump(mode="json" if info.mode_is_json() else "python", include=info.include,
                             exclude=info.exclude, exclude_none=info.exclude_none)
-
-
-def _serialisable_as_any(base: type) -> None:
-    """Give the message classes the serializer pydantic-core looks up on a value's class when a dump has
-    ``serialize_as_any=True`` (it then skips the field's own serializer and infers one from the value): the same
-    ``model_dump()`` (review 319 #3). Set once, on ``base``, which every message class inherits it from."""
-    if "__pydantic_serializer__" not in base.__dict__:
-        base.__pydantic_serializer__ = SchemaSerializer(core_schema.any_schema(  # type: ignore[attr-defined]
-            serialization=core_schema.plain_serializer_function_ser_schema(_dump, info_arg=True)))
 
 
 def _in_message_union(cls: type, base: type) -> bool:

@@ -313,7 +313,7 @@ class BaseMessage(LangChainMessageAPI):
         """Messages as pydantic fields (``messages: list[BaseMessage]``, ``AnyMessage``, ``AIMessage``), as
         LangChain's are: read from messages and the dicts :func:`message_from_dict` reads (a field of one class also
         from a dict without ``type``), written as :meth:`model_dump`, with a JSON Schema that requires what
-        validation needs (see :mod:`toolwire._message_pydantic`; review 312 #6, review 319 #1-#3).
+        validation needs (see :mod:`toolwire._message_pydantic`; review 312 #6, review 319 #1, #2).
         ``AIMessageChunk`` is not a message class and cannot be a field."""
         from toolwire._message_pydantic import message_core_schema
 
