@@ -5,8 +5,9 @@ wrapper, ahead of the bridge test. #1: bridges that name a check but never hand 
 the nested ``async def main``; B: a refusal with its own exception class; D: "reuse the idle loop"; E: ``assert not
 loop.is_running()``) were called on toolwire's loop thread, so their body ran twice or every call failed. #2: C (a
 check, then the run on a pool thread through a helper) blocked the caller's loop. #3: a dual wrapper whose check sits
-in a helper was read as a bridge and ran the tool on a private loop. A wrapper now hands back only when its own code
-(or a helper it calls) checks for a running loop and it has a path that returns the coroutine unawaited.
+in a helper ran the tool on a private loop. A narrower reading of the paths (7cc47bf) still mistook bridges for dual
+wrappers (review 323), so every wrapper that names a bridge is one again (as at 39d87fa), dual wrappers included: they
+run once on every path, their coroutine on a private loop under an async caller (README).
 """
 
 from __future__ import annotations
@@ -117,8 +118,10 @@ def _call(i: int = 1, name: str = "work") -> dict[str, Any]:
 
 
 @pytest.mark.filterwarnings("error::RuntimeWarning")
-@pytest.mark.parametrize("shape", [_shape_a, _shape_b, _shape_c, _shape_d, _shape_e])
+@pytest.mark.parametrize("shape", [_shape_a, _shape_b, _shape_c, _shape_d, _shape_e,
+                                   "_dual_inline", "_dual_helper_check"])  # (defined below)
 def test_the_reviews_bridges_are_bridges_and_run_their_body_once_on_every_path(shape: Any) -> None:
+    shape = globals()[shape] if isinstance(shape, str) else shape
     made = tool(shape(_work), name="work")
     assert sync_wrapper(made.func) == BRIDGE and made._off_loop == BRIDGE
 
@@ -169,7 +172,7 @@ def test_shape_c_under_aexecute_runs_three_calls_at_once_without_blocking_the_lo
     assert len(BODY) == 3
 
 
-# -- #3 and 313 #1: dual wrappers hand the coroutine back and run on the caller's loop --------------------------------
+# -- #3 and 313 #1: dual wrappers are bridges too (review 323), and run their body once on every path ---------------
 
 def _dual_inline(fn: Any) -> Any:  # review 313 #1's wrapper
     @functools.wraps(fn)
@@ -201,42 +204,6 @@ def _dual_helper_check(fn: Any) -> Any:  # review 315 #3: the check moved into a
             return coro
         return asyncio.run(coro)
     return wrapper
-
-
-@pytest.mark.parametrize("dual", [_dual_inline, _dual_helper_check])
-def test_a_dual_wrapper_runs_once_on_the_callers_loop(dual: Any) -> None:
-    ready: dict[str, asyncio.Event] = {}
-
-    @tool
-    @dual
-    async def fetch(key: str) -> str:
-        """Fetch a key.
-
-        Args:
-            key: The key.
-        """
-        await asyncio.wait_for(ready["event"].wait(), _WAIT)  # (bound to the caller's loop)
-        return f"{key}: ok"
-
-    assert sync_wrapper(fetch.func) is True
-
-    async def run(how: str) -> str:
-        ready["event"] = event = asyncio.Event()
-        waiter = asyncio.ensure_future(event.wait())  # (binds it to this loop)
-        await asyncio.sleep(0)
-        asyncio.get_running_loop().call_soon(event.set)
-        call = {"name": "fetch", "args": {"key": "a"}, "id": "c1", "type": "tool_call"}
-        if how == "ainvoke":
-            message = await fetch.ainvoke(call)
-        else:
-            message = (await ToolExecutor([fetch]).aexecute([call]))[0]
-        await waiter
-        return f"{message.status} {message.content}"
-
-    for how in ("ainvoke", "aexecute"):
-        BODY.clear()
-        assert asyncio.run(run(how)) == "success a: ok"
-        assert BODY == ["dual"]
 
 
 # -- the rule's edges ----------------------------------------------------------------------------------------------
@@ -280,9 +247,9 @@ def _through_refusing_helper(fn: Any) -> Any:
     return wrapper
 
 
-@pytest.mark.parametrize(("wrap", "expected"), [(_DualObject, True), (_result_kept, BRIDGE),
+@pytest.mark.parametrize(("wrap", "expected"), [(_DualObject, BRIDGE), (_result_kept, BRIDGE),
                                                 (_through_refusing_helper, BRIDGE)])
-def test_only_a_path_returning_the_coroutine_with_a_check_hands_back(wrap: Any, expected: Any) -> None:
+def test_wrappers_that_name_a_bridge_are_bridges_and_answer_on_every_path(wrap: Any, expected: Any) -> None:
     made = tool(wrap(_work), name="work")
     assert sync_wrapper(made.func) == expected
     assert asyncio.run(made.ainvoke({"x": 2})) == "ok2"

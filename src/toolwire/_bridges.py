@@ -7,12 +7,7 @@ decorator: it must be called on the event loop's thread, review 275 #1) or runs 
 once, as LangChain runs any sync function (review 295 #1: a wrapper that did work before ``asyncio.run`` did it
 twice, called on the loop's thread, refused, then called again; #2: ``new_event_loop().run_until_complete`` failed
 on every call). Only its code can tell which it is before it is called: :func:`runs_coroutine_itself` reads the
-names it uses. A "sync or async" wrapper, which runs its coroutine only when no loop runs and hands it back when one
-does, is called on the loop's thread (review 313 #1: on a worker thread it ran the tool on a private loop): it is told
-by a check for a running loop in its own code (or a helper it calls) together with a ``return`` that gives the
-coroutine back unawaited, read with ``dis`` (:func:`_hands_back`). A bridge that only names a check (in a nested
-``async def``, in an ``assert``, before a refusal of its own, before running the coroutine on another thread) stays a
-bridge (review 315 #1-#3).
+names it uses.
 """
 
 from __future__ import annotations
@@ -49,9 +44,6 @@ _NAME_LOADS = _GLOBAL_LOADS | {"LOAD_DEREF", "LOAD_CLASSDEREF", "LOAD_FROM_DICT_
 # ``LOAD_FAST_BORROW_LOAD_FAST_BORROW``: the ``dis`` docs, "Added in version 3.13"/"3.14") load their second name last.
 _FAST_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_FAST_LOAD_FAST",
                          "STORE_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"})
-# What asks whether an event loop runs on the thread (a "sync or async" wrapper's test: review 313 #1, 315 #1-#3).
-_LOOP_CHECKS = frozenset({"get_running_loop", "_get_running_loop", "is_running", "current_async_library"})
-_TASKS = frozenset({"ensure_future", "create_task"})  # what hands the coroutine back as a task of the running loop
 _ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
 _ASYNC_FLAGS = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _MAX_LAYERS = 100  # decorators followed through ``__wrapped__``
@@ -72,21 +64,9 @@ def runs_coroutine_itself(func: Any) -> bool:
     ``functools.update_wrapper(self, fn)``) is read through its class's ``__call__`` (review 300 #1); one of a class
     named ``AsyncToSync`` (asgiref's) is a bridge.
     Naming ``new_event_loop``, or handing back ``run_coroutine_threadsafe``'s future, makes no bridge: such a wrapper
-    may return a task or future for the caller's loop (review 300 #2). Nor is a layer that bridges by these names a
-    bridge when it hands its coroutine back (a "sync or async" wrapper, whose coroutine the caller's loop must await:
-    review 313 #1), which takes both of: (i) its own code, not the code nested in it, names a running-loop check
-    (``get_running_loop``, ``_get_running_loop``, a loop's ``is_running``, sniffio's ``current_async_library``), or it
-    calls a plain function (a module global or closure variable) whose own code does; and (ii) its own code has a
-    ``return`` of the coroutine unawaited: of a local that is also passed to a bridge call or was set from a call of
-    the wrapped function (``coro = fn(...)``, ``return asyncio.run(coro)`` ... ``return coro``), of the direct result of
-    calling the wrapped function (``return fn(*args, **kwargs)``: a closure variable or global holding it or another
-    ``async def``, ``.__wrapped__``, ``self.<attribute holding it>`` in a decorator class) or of
-    ``ensure_future``/``create_task``, or of a plain function it calls that meets (i) and (ii) itself (read one level
-    down: ``return maybe_run(fn(...))``). A check alone (in a nested ``async def main``, an ``assert``, before a
-    refusal, before running the coroutine on another thread) keeps a bridge a bridge (review 315 #1-#3); what cannot
-    be read is a bridge. A bridge hidden deeper (a helper two calls down, a method of an object) is not seen: the tool
-    then calls the wrapper on the loop's thread and, when the bridge refuses that loop, again on a worker thread
-    (:func:`toolwire._signature.loop_refused`).
+    may return a task or future for the caller's loop (review 300 #2). A bridge hidden deeper (a helper two calls
+    down, a method of an object) is not seen: the tool then calls the wrapper on the loop's thread and, when the
+    bridge refuses that loop, again on a worker thread (:func:`toolwire._signature.loop_refused`).
 
     Args:
         func: the tool's function.
@@ -118,18 +98,15 @@ def _sync_layers(func: Any) -> Iterator[Any]:
 
 
 def _layer_bridges(layer: Any) -> bool:
-    """Whether one sync layer (a function, or a callable object) runs the coroutine itself, and does not hand it back
-    (:func:`_hands_back`: read only for a layer that bridges)."""
-    wrapped, owner = getattr(layer, "__wrapped__", None), None
+    """Whether one sync layer (a function, or a callable object) runs the coroutine itself."""
     if type(layer) is not types.FunctionType:  # a callable object: asgiref's bridge, known by its class name, or
-        owner = layer
         if type(layer).__name__ == "AsyncToSync":  # a class-based decorator (functools.update_wrapper(self, fn)),
             return True  # whose __call__ is its code (review 300 #1)
         layer = inspect.getattr_static(type(layer), "__call__", None)
         if type(layer) is not types.FunctionType or layer.__code__.co_flags & _ASYNC_FLAGS:
             return False
     if _code_bridges(layer):
-        return not _hands_back(layer, wrapped, owner)
+        return True
     read: dict[int, bool] = {id(layer): False}  # helper -> whether it bridges (one read per helper)
     loaded: set[str] | None = None  # the names the layer loads as globals: read with dis only when a bridge is named
     for count, (name, helper) in enumerate(_named_functions(layer)):
@@ -140,11 +117,11 @@ def _layer_bridges(layer: Any) -> bool:
         if not read[id(helper)]:
             continue
         if name is None:  # (a closure variable: there because its code loads it)
-            return not _hands_back(layer, wrapped, owner)
+            return True
         if loaded is None:
             loaded = _global_loads(layer)
         if name in loaded:
-            return not _hands_back(layer, wrapped, owner)
+            return True
     return False
 
 
@@ -216,225 +193,6 @@ def _code_bridges(func: types.FunctionType) -> bool:
     return any(_runs_from_library(code, func.__globals__, closure) for code in codes if _RUN_NAMES & set(code.co_names))
 
 
-def _hands_back(func: types.FunctionType, wrapped: Any, owner: Any) -> bool:
-    """Whether the layer ``func`` (a bridge by its names) is a "sync or async" wrapper that hands its coroutine back
-    when a loop runs (review 313 #1), read in its own code only, not in the code nested in it (an inner ``async def
-    main`` that reads the loop checks nothing: review 315 #1). Both must hold:
-
-    - it checks for a running loop: its own code names ``get_running_loop``, ``_get_running_loop``, ``is_running`` or
-      ``current_async_library`` (:data:`_LOOP_CHECKS`), or it calls a plain function (a module global or closure
-      variable) whose own code does (review 315 #3);
-    - it has a path that returns the coroutine unawaited (:func:`_returns_coroutine`).
-
-    ``wrapped`` is the layer's ``__wrapped__``, ``owner`` the callable object whose ``__call__`` ``func`` is (or None).
-    Whatever cannot be read is no hand-back: the layer stays a bridge (as before review 313 #1). Read once, at
-    decoration, and only for a layer that bridges.
-    """
-    try:
-        flow = _Flow(func.__code__, func)
-        if not (_LOOP_CHECKS & set(func.__code__.co_names) or any(
-                helper is not None and _LOOP_CHECKS & set(helper.__code__.co_names)
-                for helper in (_callee_helper(func, tag) for tag in flow.callees))):
-            return False
-        return _returns_coroutine(func, flow, wrapped, owner, helpers=True)
-    except Exception:  # (code this reader does not know: a bridge, when unsure)
-        return False
-
-
-def _returns_coroutine(func: types.FunctionType, flow: _Flow, wrapped: Any, owner: Any, helpers: bool) -> bool:
-    """Whether a ``return`` of ``func``'s own code gives back the coroutine unawaited: a local that is also passed to a
-    bridge call or was set from a call of the wrapped function (``coro = fn(...)``; ``return asyncio.run(coro)`` ...
-    ``return coro``); the direct result of calling the wrapped function (``return fn(*args, **kwargs)``: a closure
-    variable or module global holding it or another ``async def``, ``.__wrapped__``, or an attribute of the decorator
-    object holding it, ``self.func``), or of ``asyncio.ensure_future``/``create_task``; or, when ``helpers``, the
-    direct result of a plain function it calls that itself checks for a running loop and returns its coroutine
-    (``return maybe_run(fn(...))``, read one level down)."""
-    for tags in flow.returns:
-        for tag in tags:
-            if tag[0] == "local":
-                name = tag[1]
-                if name in flow.bridged_locals or any(
-                        _calls_wrapped(func, callee, wrapped, owner)
-                        for stored in flow.stores.get(name, ()) if stored[0] == "call" for callee in stored[1]):
-                    return True
-                continue
-            if tag[0] != "call":
-                continue
-            for callee in tag[1]:
-                if _calls_wrapped(func, callee, wrapped, owner) or (callee[0] != "call" and callee[1] in _TASKS):
-                    return True
-                helper = _callee_helper(func, callee) if helpers else None
-                if helper is not None and _LOOP_CHECKS & set(helper.__code__.co_names) and _returns_coroutine(
-                        helper, _Flow(helper.__code__, helper), None, None, helpers=False):
-                    return True
-    return False
-
-
-def _calls_wrapped(func: types.FunctionType, callee: tuple[Any, ...], wrapped: Any, owner: Any) -> bool:
-    """Whether ``callee`` (a tag of :class:`_Flow`) is the wrapped function, or another ``async def``."""
-    kind, name = callee[0], callee[1]
-    if kind == "attr":
-        if name == "__wrapped__":
-            return True
-        code = func.__code__
-        if owner is None or not code.co_argcount or ("local", code.co_varnames[0]) not in {
-                base[:2] for base in callee[2]}:  # (an attribute of ``self``, the decorator object)
-            return False
-        value = inspect.getattr_static(owner, name, None)
-    elif kind == "free":
-        value = _closure(func).get(name)
-    elif kind == "global":
-        value = func.__globals__.get(name)
-    else:
-        return False
-    if value is None:
-        return False
-    if value is wrapped:
-        return True
-    while isinstance(value, functools.partial):
-        value = value.func
-    return type(value) is types.FunctionType and bool(value.__code__.co_flags & inspect.CO_COROUTINE)
-
-
-def _callee_helper(func: types.FunctionType, callee: tuple[Any, ...]) -> types.FunctionType | None:
-    """The plain sync function ``callee`` (a closure variable or module global called by ``func``) names, or None."""
-    if callee[0] == "free":
-        return _helper(_closure(func).get(callee[1]))
-    if callee[0] == "global":
-        return _helper(func.__globals__.get(callee[1]))
-    return None
-
-
-# Instructions that leave the stack as it is; those that end a block (nothing falls through to the next one).
-_STILL = frozenset({"NOP", "RESUME", "KW_NAMES", "EXTENDED_ARG", "COPY_FREE_VARS", "MAKE_CELL", "CACHE", "NOT_TAKEN",
-                    "JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP", "JUMP_NO_INTERRUPT",
-                    "PRECALL"})  # (3.11's PRECALL: its stack effect is counted here by CALL)
-_ENDS = frozenset({"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE", "JUMP_FORWARD", "JUMP_BACKWARD",
-                   "JUMP_BACKWARD_NO_INTERRUPT", "JUMP", "JUMP_NO_INTERRUPT", "JUMP_ABSOLUTE"})
-_JUMPS = frozenset(getattr(dis, "hasjump", ())) | frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
-_Slot = frozenset  # what one stack entry may hold: tags ("local", name), ("global", name), ("free", name),
-# ("attr", name, base slot), ("call", callee slot); empty when unknown (a constant, NULL, anything else)
-
-
-class _Flow:
-    """What one code object (not the code nested in it) returns, calls and stores, read with ``dis`` by following its
-    value stack: each entry holds the tags of what may be there (the branches of a conditional are joined). Read as
-    CPython 3.11 writes it (``PRECALL``/``CALL n``, ``LOAD_METHOD``, ``NULL + name`` in ``LOAD_GLOBAL``), tolerating
-    3.12's ``RETURN_CONST``, ``LOAD_FAST_CHECK``, ``LOAD_FAST_AND_CLEAR`` and method ``LOAD_ATTR``, 3.13's
-    ``LOAD_FAST_LOAD_FAST``/``STORE_FAST_LOAD_FAST``/``STORE_FAST_STORE_FAST``, ``CALL_KW`` and its callable-then-NULL
-    order, and 3.14's ``LOAD_FAST_BORROW`` forms. Unknown instructions move the stack by ``dis.stack_effect``."""
-
-    def __init__(self, code: types.CodeType, func: types.FunctionType | None = None) -> None:
-        self.returns: list[_Slot] = []  # what each ``return`` gives
-        self.callees: list[tuple[Any, ...]] = []  # the callee tags of every call
-        self.stores: dict[str, set[tuple[Any, ...]]] = {}  # local -> the tags stored in it
-        self.bridged_locals: set[str] = set()  # locals passed to a bridge call
-        self._func = func
-        self._calls: list[tuple[_Slot, list[_Slot]]] = []
-        self._read(code)
-        for callee, args in self._calls:
-            if any(self._bridge_call(tag) for tag in callee):
-                self.bridged_locals.update(tag[1] for arg in args for tag in arg if tag[0] == "local")
-
-    def _bridge_call(self, callee: tuple[Any, ...]) -> bool:
-        if callee[0] not in ("attr", "global", "free"):
-            return False
-        if callee[1] in _BRIDGE_NAMES or callee[1] in _RUN_NAMES:
-            return True
-        helper = _callee_helper(self._func, callee) if self._func is not None else None
-        return helper is not None and _code_bridges(helper)
-
-    def _read(self, code: types.CodeType) -> None:
-        saved: dict[int, list[_Slot]] = {}
-        for entry in getattr(dis.Bytecode(code), "exception_entries", ()):  # a handler starts with the exception
-            saved.setdefault(entry.target, [_Slot()] * (entry.depth + int(entry.lasti) + 1))
-        stack: list[_Slot] = []
-        falls = True
-        for ins in dis.get_instructions(code):
-            at = saved.get(ins.offset)
-            if at is not None:
-                if not falls:
-                    stack = list(at)
-                elif len(at) == len(stack):
-                    stack = [a | b for a, b in zip(stack, at, strict=True)]
-            elif not falls:
-                stack = []
-            falls = ins.opname not in _ENDS
-            if ins.opcode in _JUMPS:
-                target = ins.argval if type(ins.argval) is int else None
-                if target is not None and target > ins.offset:  # (a loop's jump back adds nothing to read)
-                    branch = list(stack)
-                    self._move(branch, dis.stack_effect(ins.opcode, ins.arg, jump=True))
-                    saved.setdefault(target, branch)
-                if ins.opname in _STILL:
-                    continue
-                self._move(stack, dis.stack_effect(ins.opcode, ins.arg, jump=False))
-                continue
-            self._step(ins, stack)
-
-    @staticmethod
-    def _pop(stack: list[_Slot], count: int) -> list[_Slot]:
-        """The top ``count`` entries, bottom first (unknown below what was read)."""
-        if count <= 0:
-            return []
-        taken = stack[-count:]
-        del stack[-count:]
-        return [_Slot()] * (count - len(taken)) + taken
-
-    def _move(self, stack: list[_Slot], effect: int) -> None:
-        if effect < 0:
-            self._pop(stack, -effect)
-        else:
-            stack.extend([_Slot()] * effect)
-
-    def _step(self, ins: dis.Instruction, stack: list[_Slot]) -> None:
-        name, value = ins.opname, ins.argval
-        if name in _STILL:
-            return
-        if name in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_FAST_AND_CLEAR"):
-            stack.append(_Slot({("local", value)}))
-        elif name in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
-            stack.extend(_Slot({("local", part)}) for part in value)
-        elif name in ("STORE_FAST", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST"):
-            names = value if type(value) is tuple else (value,)
-            self.stores.setdefault(names[0], set()).update(self._pop(stack, 1)[0])
-            if name == "STORE_FAST_LOAD_FAST":
-                stack.append(_Slot({("local", names[1])}))
-            elif name == "STORE_FAST_STORE_FAST":
-                self.stores.setdefault(names[1], set()).update(self._pop(stack, 1)[0])
-        elif name in _GLOBAL_LOADS or name in ("LOAD_DEREF", "LOAD_CLASSDEREF"):
-            self._move(stack, dis.stack_effect(ins.opcode, ins.arg) - 1)  # (3.11/3.12 ``NULL + name``: NULL first)
-            stack.append(_Slot({("global" if name in _GLOBAL_LOADS else "free", value)}))
-        elif name in _ATTRIBUTE_LOADS:
-            base = self._pop(stack, 1)[0]
-            stack.extend([_Slot({("attr", value, base)})] * (1 + dis.stack_effect(ins.opcode, ins.arg)))
-        elif name in ("CALL", "CALL_KW", "CALL_FUNCTION_EX"):
-            if name == "CALL_FUNCTION_EX":
-                taken = self._pop(stack, 1 - dis.stack_effect(ins.opcode, ins.arg))
-                args = taken[2:]
-            else:
-                taken = self._pop(stack, ins.arg + 2 + (name == "CALL_KW"))
-                args = taken[2:2 + ins.arg]
-            callee = taken[0] or taken[1]  # (the callable and NULL/self, in the order of the Python version)
-            self.callees.extend(callee)
-            self._calls.append((callee, args))
-            stack.append(_Slot({("call", callee)}))
-        elif name == "RETURN_VALUE":
-            self.returns.append(self._pop(stack, 1)[0])
-        elif name == "SWAP":
-            stack[:0] = [_Slot()] * max(0, value - len(stack))
-            stack[-1], stack[-value] = stack[-value], stack[-1]
-        elif name == "COPY":
-            stack[:0] = [_Slot()] * max(0, value - len(stack))
-            stack.append(stack[-value])
-        elif name == "PUSH_NULL":
-            stack.append(_Slot())
-        else:  # what this reader does not follow: its values are unknown
-            effect = dis.stack_effect(ins.opcode, ins.arg)
-            self._pop(stack, max(1, -effect) if effect <= 0 else 0)
-            stack.extend([_Slot()] * (max(1, -effect) + effect if effect <= 0 else effect))
-
-
 def _library(value: Any) -> bool:
     """Whether ``value`` (a module, or a function or class) belongs to an event-loop library."""
     module = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
@@ -474,7 +232,7 @@ def _loads_library(instruction: tuple[str, Any], namespace: dict[str, Any], clos
     functions."""
     opname, name = instruction
     if opname in _FAST_LOADS:
-        return (name[-1] if type(name) is tuple else name) in local
+        return (name[-1] if type(name) is tuple else name) in local  # (a pair: its second name is loaded last)
     if opname not in _NAME_LOADS:
         return False
     return name in local or _library(closure[name] if name in closure else namespace.get(name))

@@ -256,10 +256,10 @@ def sync_wrapper(func: Any) -> bool | str:
     ``AsyncToSync``'s is. It may hand back the coroutine or run it itself and return its value (``asyncio.run``,
     ``async_to_sync``, ``asyncer.syncify``: review 269 #1). One whose code visibly runs it
     (:func:`~toolwire._bridges.runs_coroutine_itself`) is a bridge: the tool calls it once, on a worker thread (review
-    295 #1, #2), unless it hands its coroutine back: its own code (or a plain function it calls) checks for a running
-    loop and has a ``return`` of the coroutine unawaited (``return coro``, ``return fn(*args, **kwargs)``), as a "sync
-    or async" wrapper's does (review 313 #1; a check alone keeps a bridge a bridge, review 315 #1-#3). Any other
-    is called on the loop's thread (it may schedule the coroutine there or set a ContextVar: review 275 #1), and again
+    295 #1, #2). A "sync or async" wrapper, which runs its coroutine with ``asyncio.run`` only when no loop runs and
+    else hands it back, is a bridge too (reading its paths statically mistook bridges for such wrappers: reviews 313
+    #1, 315, 323): under an async caller its coroutine runs on a private loop on that worker thread. Any other is
+    called on the loop's thread (it may schedule the coroutine there or set a ContextVar: review 275 #1), and again
     on a worker thread when a bridge hidden deeper refused the running loop (:func:`loop_refused`;
     :func:`~toolwire._tool_run.guarded`).
 
