@@ -193,27 +193,36 @@ def _defined_inside(func: Any) -> str | None:
 _BY_VALUE = ("cloudpickle", "dill")  # the module names (a part of one) of picklers that save functions by value
 # (the cloudpickle modules whose register_pickle_by_value registry is read: its own, and Ray's and PySpark's copies)
 _CLOUDPICKLES = ("cloudpickle", "ray.cloudpickle", "pyspark.cloudpickle", "srsly.cloudpickle")
+_REDUCERS = ("__reduce_ex__", "__reduce__")  # the names of the methods a pickler calls to save an object
 
 
-def _by_value_pickler() -> type | None:
+def _by_value_pickler(tool: Tool) -> type | None:
     """The class of the pickler saving a tool now when it saves functions by value (cloudpickle, its copies in joblib,
     Ray, PySpark, and dill), else None (the standard pickle: ``pickle.dumps``, multiprocessing's ``ForkingPickler``).
 
-    A pickler gives ``__reduce_ex__`` no reference to itself, so it is found on the call stack: the first frame of a
-    method of a :class:`pickle.Pickler` (cloudpickle's ``dump`` is Python code; the standard C pickler runs none).
+    A pickler gives ``__reduce_ex__`` no reference to itself, so it is found on the call stack: the frame that called
+    the tool's ``__reduce_ex__`` (cloudpickle's ``dump``, or the pure-Python ``save`` dill runs) is a method of a
+    :class:`pickle.Pickler`. The standard C pickler runs no Python code, so a frame of anything else there (the
+    ``__reduce__`` of an object that calls ``pickle.dumps`` inside a cloudpickle dump: review 320 #2) means it.
     Called only for a tool the two kinds save differently (a ``__main__`` tool, a closure), never on a tool call.
     """
     frame = sys._getframe(1)
-    while frame is not None:
-        code = frame.f_code
-        if code.co_argcount and code.co_varnames[0] == "self":
-            owner = frame.f_locals.get("self")
-            if isinstance(owner, (pickle.Pickler, pickle._Pickler)):  # type: ignore[attr-defined]
-                kind = type(owner)
-                by_value = any(part in _BY_VALUE for klass in kind.__mro__ for part in klass.__module__.split("."))
-                return kind if by_value else None
+    while frame is not None and not _reducing(frame, tool):  # up to the tool's __reduce_ex__
         frame = frame.f_back
+    while frame is not None and _reducing(frame, tool):  # (a subclass's, calling super())
+        frame = frame.f_back
+    if frame is not None and frame.f_code.co_argcount and frame.f_code.co_varnames[0] == "self":
+        owner = frame.f_locals.get("self")
+        if isinstance(owner, (pickle.Pickler, pickle._Pickler)):  # type: ignore[attr-defined]
+            kind = type(owner)
+            by_value = any(part in _BY_VALUE for klass in kind.__mro__ for part in klass.__module__.split("."))
+            return kind if by_value else None
     return None
+
+
+def _reducing(frame: types.FrameType, tool: Tool) -> bool:
+    """Whether ``frame`` runs the ``__reduce_ex__`` (or ``__reduce__``) of ``tool``."""
+    return frame.f_code.co_name in _REDUCERS and frame.f_locals.get("self") is tool
 
 
 def _registered_by_value(module: str) -> bool:
@@ -283,7 +292,7 @@ def reduce_tool(tool: Tool) -> Any:
 
     def by_value() -> bool:
         if not found_pickler:
-            found_pickler.append(_by_value_pickler())
+            found_pickler.append(_by_value_pickler(tool))
         return found_pickler[0] is not None
 
     module, qualname = getattr(func, "__module__", None), getattr(func, "__qualname__", None)
