@@ -236,6 +236,18 @@ def _registered_by_value(module: str) -> bool:
     return False
 
 
+def _saved_by_name(func: Any) -> bool:
+    """Whether every pickler saves ``func`` by its name, even one that saves functions by value: a C-level wrapper
+    whose ``__reduce__`` gives its name (``functools.lru_cache``, ``functools.cache``), a builtin. Its tool is then
+    saved by reference, as the standard pickle saves it (review 320 #3)."""
+    if type(func) is types.FunctionType:
+        return False
+    try:
+        return isinstance(type(func).__reduce__(func), str)
+    except Exception:  # (an object its own __reduce__ refuses: saved otherwise, or refused by the pickler)
+        return False
+
+
 class _ToolFunction:
     """Pickled as the function of the tool at ``module.qualname``: a module-level function that a ``@tool`` of the same
     name replaced there, which pickle cannot save by name (review 312 #5)."""
@@ -305,7 +317,8 @@ def reduce_tool(tool: Tool) -> Any:
         except (ImportError, AttributeError, KeyError):
             named = None
         if (named is tool or (isinstance(named, Tool) and named.func is func)) and (
-                (module != "__main__" and not _registered_by_value(module)) or source is None or not by_value()):
+                (module != "__main__" and not _registered_by_value(module)) or source is None or not by_value()
+                or _saved_by_name(func)):
             if named is tool:  # (by value: the worker's __main__ is not the script, the function is saved so)
                 return tool_at, (module, qualname, _set_options(tool))
             by_name = _ToolFunction(module, qualname)
