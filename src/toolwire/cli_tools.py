@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from toolwire._cli_tool_files import DATA_SUFFIXES, SourceOnly, wide_encoding
 from toolwire.errors import SchemaError, UserError
 from toolwire.models.base import ServerTool
 from toolwire.tools import Tool
@@ -108,7 +109,7 @@ def _load_tools(spec: str, *, server_tools: bool) -> list[Any]:
                             "file or an importable module name.") from None
         raise UserError(_import_failure(spec, exc, "install the module it imports, or fix the import")) from None
     except Exception as exc:
-        wide = _wide_encoding(path) if "null bytes" in _message(exc) else ""
+        wide = wide_encoding(path) if "null bytes" in _message(exc) else ""
         if wide:  # (Notepad's "Unicode", PowerShell 5's `>`: review 308 #7, as `chat` says it of its input)
             raise UserError(f"Loading tools from {spec!r} failed: the file is saved as {wide}, which Python cannot "
                             "read: save the file as UTF-8, then try again.") from None
@@ -300,8 +301,11 @@ def _run_file(path: Path, spec: str) -> ModuleType:
         return module
     digest = hashlib.sha1(os.fsencode(path.resolve())).hexdigest()[:10]  # (a name not UTF-8: review 308 #1)
     mod_spec = importlib.util.spec_from_file_location(_SYNTHETIC_PREFIX + digest, path)
+    if mod_spec is None and path.suffix.lower() in DATA_SUFFIXES:  # (review 322 #2: a JSON file run as Python)
+        raise UserError(f"{spec!r} is a {path.suffix[1:].upper()} file: --tools takes a Python file of @tool "
+                        "functions (such as tools.py) or a module.")
     if mod_spec is None:  # a suffix the import system does not know (`tools.PY`, none): Python source, as `python
-        loader = importlib.machinery.SourceFileLoader(_SYNTHETIC_PREFIX + digest, os.fspath(path))  # FILE` runs it
+        loader = SourceOnly(_SYNTHETIC_PREFIX + digest, os.fspath(path))  # FILE` runs it
         mod_spec = importlib.util.spec_from_file_location(_SYNTHETIC_PREFIX + digest, path, loader=loader)
     if mod_spec is None or mod_spec.loader is None:  # (review 308 #7)
         raise UserError(f"Cannot import {spec!r} as Python code: give a Python source file named like tools.py.")
@@ -483,23 +487,6 @@ def _import_failure(spec: str, exc: BaseException, fix: str = "fix the code ther
     if where is None:
         return f"Loading tools from {spec!r} failed with {what}: fix the file (or what it imports), then try again."
     return f"Loading tools from {spec!r} failed at {where} with {what}: {fix}, then try again."
-
-
-def _wide_encoding(path: Path) -> str:
-    """``"UTF-16"`` or ``"UTF-32"`` when the file at ``path`` is text saved in that encoding (its BOM, or, without
-    one, ASCII text with a NUL byte beside each letter), which Python cannot import; "" otherwise, and for a path that
-    is not a readable file. Raises nothing."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(64)
-    except (OSError, ValueError):
-        return ""
-    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
-        return "UTF-32"
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "UTF-16"
-    halves = (head[0::2], head[1::2])
-    return "UTF-16" if len(head) >= 8 and any(half.count(0) == len(half) for half in halves) else ""
 
 
 def _message(exc: BaseException) -> str:
