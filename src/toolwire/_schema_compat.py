@@ -87,6 +87,14 @@ def _field_copy(info: FieldInfo, **values: Any) -> FieldInfo:
 
 
 _td_cache: dict[Any, Any] = {}
+"""TypedDict -> the hint to use for it (itself, or its rebuilt copy); emptied past 1,024 entries, as the other schema
+caches are, so TypedDicts made per request are not all kept (review 316 #1)."""
+
+
+def _remember(tp: Any, hint: Any) -> None:
+    if len(_td_cache) >= 1024:
+        _td_cache.clear()
+    _td_cache[tp] = hint
 
 
 def _text_metadata(hint: Any) -> bool:
@@ -130,7 +138,7 @@ def _compat(tp: Any, _building: tuple[Any, ...] = ()) -> Any:
         inners = {key: _compat(_strip_required(hint), (*_building, tp)) for key, hint in hints.items()}
         if (not old and not any(_text_metadata(hint) for hint in hints.values())
                 and all(inners[key] is _strip_required(hint) for key, hint in hints.items())):
-            _td_cache[tp] = tp
+            _remember(tp, tp)
             return tp
         fields: dict[str, Any] = {}
         for key, hint in hints.items():
@@ -159,7 +167,7 @@ def _compat(tp: Any, _building: tuple[Any, ...] = ()) -> Any:
         cfg = getattr(tp, "__pydantic_config__", None)
         if cfg:
             new.__pydantic_config__ = cfg  # type: ignore[attr-defined]
-        _td_cache[tp] = new
+        _remember(tp, new)
         return new
     origin = get_origin(tp)
     args = get_args(tp)
