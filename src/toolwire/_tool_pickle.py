@@ -23,9 +23,12 @@ so a tool is pickled by what makes it, not by its state, in the first of these w
 A pickler that saves functions by value (their code: cloudpickle, which joblib's loky, Ray, Dask and PySpark send
 work with, and dill) gets a tool of the main script (``__main__``, or a module registered with cloudpickle's
 ``register_pickle_by_value``) and a tool of a function defined inside another (a closure, a lambda) the third way: its
-function saved by value, for a worker whose ``__main__`` is not the script (review 312 #1). The standard pickle saves
-a ``__main__`` tool by reference (a spawn process pool's worker runs the script again, so it is there), and refuses a
-closure in one sentence.
+function saved by value, for a worker whose ``__main__`` is not the script (review 312 #1), with the type hints its
+string annotations (``from __future__ import annotations``) resolve to here, for its copy there keeps only the globals
+its code uses (review 320 #1). A ``__main__`` tool over a function such a pickler saves by name anyway (``@tool`` over
+``functools.lru_cache``) is saved by reference (review 320 #3). The standard pickle (even one run inside a cloudpickle
+dump: review 320 #2) saves a ``__main__`` tool by reference (a spawn process pool's worker runs the script again, so it
+is there), and refuses a closure in one sentence.
 
 Anything else (a function defined inside another function or a lambda, or an ``args_schema`` class pickle cannot find
 by its name, for the standard pickle; a tool built from a ready ``FunctionSchema`` or with its own ``validate``; an
@@ -147,12 +150,16 @@ def tool_at(module: str, qualname: str, options: dict[str, Any] | None = None) -
 
 
 def rebuild_tool(cls: type[Tool], how: str, func: Any, source: Any, name: str, description: str,
-                 options: dict[str, Any], extra: dict[str, Any] | None = None) -> Tool:
+                 options: dict[str, Any], extra: dict[str, Any] | None = None,
+                 hints: dict[str, Any] | None = None) -> Tool:
     """Unpickling, way 3: ``cls.from_function`` (``how`` "function"; ``source`` is ``(args_schema,
     parse_docstring, static)``, ``static`` left out by earlier versions: the function was a staticmethod's) or
     ``cls.from_schema`` (``how`` "schema"; ``source`` is the parameters' JSON Schema); ``extra``: the fields its tool
-    dict's spec carried (``tool_from_schema``'s ``{"strict": True}``)."""
+    dict's spec carried (``tool_from_schema``'s ``{"strict": True}``); ``hints``: the type hints the pickling process
+    resolved from the function's string annotations (:func:`_resolved_hints`), used when they do not resolve here."""
     if how == "function":
+        if hints:
+            _restore_hints(func, hints)
         args_schema, parse_docstring, *static = source
         return cls.from_function(staticmethod(func) if any(static) else func, name, description,
                                  args_schema=args_schema, parse_docstring=parse_docstring, **options)
@@ -162,6 +169,42 @@ def rebuild_tool(cls: type[Tool], how: str, func: Any, source: Any, name: str, d
 
         made.spec = ToolDictSpec(made.spec.name, made.spec.description, made.spec.parameters, dict(extra))
     return made
+
+
+def _resolved_hints(func: Any) -> dict[str, Any] | None:
+    """The type hints of ``func`` when its annotations are text (``from __future__ import annotations``) and a
+    by-value pickler saves its code (a ``__main__`` function, a closure, a lambda, a function of a module registered
+    with ``register_pickle_by_value``), else None. Such a function keeps only the globals its code uses, so the names
+    only its annotations use (``Literal``, a model class) are not there to resolve them in the worker (review 320 #1);
+    None too when they do not resolve now (a class local to the code that made the tool)."""
+    from toolwire._signature import hint_target, type_hints
+
+    target = hint_target(func)
+    annotations = getattr(target, "__annotations__", None) if type(target) is types.FunctionType else None
+    if not (annotations and any(type(value) is str for value in annotations.values())):
+        return None
+    module = target.__module__
+    if not (module == "__main__" or _defined_inside(target) is not None
+            or (isinstance(module, str) and _registered_by_value(module))):
+        return None  # (saved by reference: the worker imports its module, which has the names)
+    try:
+        return type_hints(target)
+    except Exception:
+        return None
+
+
+def _restore_hints(func: Any, hints: dict[str, Any]) -> None:
+    """Give the function ``func`` saved by value the type hints ``hints`` :func:`_resolved_hints` sent, as its
+    annotations, when its own string annotations do not resolve here (its globals lack the names they use)."""
+    from toolwire._signature import hint_target, type_hints
+
+    target = hint_target(func)
+    if type(target) is not types.FunctionType:
+        return
+    try:
+        type_hints(target)
+    except Exception:
+        target.__annotations__ = dict(hints)
 
 
 def _lost_class(cls: Any) -> str | None:
@@ -347,5 +390,9 @@ def reduce_tool(tool: Tool) -> Any:
         func = by_name
     options = {key: getattr(tool, key) for key in _OPTIONS}
     extra = getattr(tool.spec, "extra", None)  # (a tool_from_schema tool's "strict": review 118)
+    hints = _resolved_hints(func) if source[0] == "function" and func is tool.func else None
+    if hints is not None and by_value():  # (string annotations its by-value copy cannot resolve: review 320 #1)
+        return rebuild_tool, (type(tool), source[0], func, source[1], tool.name, tool.description, options,
+                              dict(extra) if extra else None, hints)
     return rebuild_tool, (type(tool), source[0], func, source[1], tool.name, tool.description, options,
                           *((dict(extra),) if extra else ()))
