@@ -212,3 +212,26 @@ def test_cloudpickle_sends_string_annotated_tools_and_keeps_by_reference_what_it
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["3 m", "HI", "True", "True"]
+
+
+# --- #4, #5: the checks a sync+async StructuredTool's own __reduce_ex__ needs (pickled_function) --------------------
+
+@tool
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+def test_pickled_function_refuses_in_one_sentence_and_saves_a_tools_function_by_its_tool() -> None:
+    from toolwire._tool_pickle import pickled_function
+
+    class LocalArgs(BaseModel):
+        text: str
+
+    shout = _shout_factory()
+    with pytest.raises(pickle.PicklingError, match=r"function _shout_factory.<locals>.shout is defined inside"):
+        pickled_function(shout, shout.func)
+    with pytest.raises(pickle.PicklingError, match=r"args_schema class .*LocalArgs cannot be found by that name"):
+        pickled_function(add, add.func, LocalArgs)
+    assert pickle.loads(pickle.dumps(pickled_function(add, add.func, Point))) is add.func
+    assert pickled_function(add, _norm) is _norm and pickled_function(add, None) is None

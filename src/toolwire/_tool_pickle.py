@@ -326,6 +326,67 @@ class _Attribute:
         return getattr, (self.receiver, self.name)
 
 
+def _inside_error(tool: Tool, inner: str) -> pickle.PicklingError:
+    """The refusal of a tool whose function ``inner`` (its qualified name) pickle cannot find by name."""
+    return pickle.PicklingError(
+        f"Tool {tool.name!r} cannot be pickled: its function {inner} is defined inside another function or is a "
+        "lambda; define the function at module level, or send the tool with cloudpickle (as joblib, Ray and Dask do).")
+
+
+def _lost_error(tool: Tool, lost: str, args_schema: Any) -> pickle.PicklingError:
+    """The refusal of a tool whose ``args_schema`` class (``lost``: its qualified name) pickle cannot find by name."""
+    return pickle.PicklingError(
+        f"Tool {tool.name!r} cannot be pickled: its args_schema class {lost} cannot be found by that name in "
+        f"{getattr(args_schema, '__module__', 'its module')} (a class defined inside a function, or made with "
+        "create_model under another name); define the class at module level, under the name it has.")
+
+
+def pickled_function(tool: Tool, func: Any, args_schema: Any = None) -> Any:
+    """What a tool's ``__reduce_ex__`` that gives its functions to pickle itself (a ``StructuredTool`` with ``func``
+    and ``coroutine``) should give for ``func``, with the checks :func:`reduce_tool` makes (review 320 #4, #5).
+
+    Args:
+        tool: the tool being pickled (its ``__reduce_ex__`` must be running: the pickler is found from its frame).
+        func: one of its functions (or None, given back as it is).
+        args_schema: its ``args_schema`` class, checked too (None: none).
+
+    Returns:
+        ``func``, or, for a module-level function that a ``@tool`` replaced at its name, an object pickled as that
+        tool's ``func`` (:class:`_ToolFunction`).
+
+    Raises:
+        pickle.PicklingError: for the standard pickle, ``func`` is defined inside another function or is a lambda, or
+            ``args_schema`` is a class pickle cannot find by its name; the message says what to do. A pickler that
+            saves functions by value (cloudpickle, dill) gets ``func`` as it is.
+    """
+    found_pickler: list[type | None] = []
+
+    def by_value() -> bool:
+        if not found_pickler:
+            found_pickler.append(_by_value_pickler(tool))
+        return found_pickler[0] is not None
+
+    if args_schema is not None and (lost := _lost_class(args_schema)) is not None and not by_value():
+        raise _lost_error(tool, lost, args_schema)
+    if func is None:
+        return None
+    if (inner := _defined_inside(func)) is not None and not by_value():
+        raise _inside_error(tool, inner)
+    module, qualname = getattr(func, "__module__", None), getattr(func, "__qualname__", None)
+    if isinstance(module, str) and isinstance(qualname, str) and "<" not in qualname:
+        from toolwire.tools import Tool
+
+        try:
+            named = _lookup(module, qualname)
+        except (ImportError, AttributeError, KeyError):
+            named = None
+        if isinstance(named, Tool) and named.func is func and (
+                (module != "__main__" and not _registered_by_value(module)) or not by_value()
+                or _saved_by_name(func)):
+            return _ToolFunction(module, qualname)
+    return func
+
+
 def reduce_tool(tool: Tool) -> Any:
     """``tool.__reduce_ex__``: how pickle saves a tool (see the module docstring for the three ways, and for the
     picklers that save functions by value).
@@ -370,16 +431,10 @@ def reduce_tool(tool: Tool) -> Any:
             f"Tool {tool.name!r} cannot be pickled: it was built from a ready FunctionSchema or with its own "
             "validate callable; build it with tool() or Tool.from_function() from a module-level function.")
     if (inner := _defined_inside(func)) is not None and not by_value():
-        raise pickle.PicklingError(
-            f"Tool {tool.name!r} cannot be pickled: its function {inner} is defined inside another function or "
-            "is a lambda; define the function at module level, or send the tool with cloudpickle (as joblib, Ray "
-            "and Dask do).")
+        raise _inside_error(tool, inner)
     args_schema = source[1][0] if source[0] == "function" else None
     if args_schema is not None and (lost := _lost_class(args_schema)) is not None and not by_value():
-        raise pickle.PicklingError(
-            f"Tool {tool.name!r} cannot be pickled: its args_schema class {lost} cannot be found by that name in "
-            f"{getattr(args_schema, '__module__', 'its module')} (a class defined inside a function, or made with "
-            "create_model under another name); define the class at module level, under the name it has.")
+        raise _lost_error(tool, lost, args_schema)
     if (found := dispatch_method_source(func)) is not None:  # (made again from its instance, as a bound method)
         func = _Attribute(*found)
     elif is_dispatch_method(func):
