@@ -235,3 +235,23 @@ def test_pickled_function_refuses_in_one_sentence_and_saves_a_tools_function_by_
         pickled_function(add, add.func, LocalArgs)
     assert pickle.loads(pickle.dumps(pickled_function(add, add.func, Point))) is add.func
     assert pickled_function(add, _norm) is _norm and pickled_function(add, None) is None
+
+
+async def _aadd(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+def test_a_sync_and_async_structured_tool_pickles_or_refuses_in_one_sentence() -> None:
+    from toolwire import StructuredTool
+
+    def local(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    both = StructuredTool.from_function(local, _aadd, name="both")
+    with pytest.raises(pickle.PicklingError, match=r"function .*local is defined inside"):  # (was a raw error, #4)
+        pickle.dumps(both)
+    variant = StructuredTool.from_function(add.func, _aadd, name="add_twice", timeout=5)  # (another tool's func, #5)
+    again = pickle.loads(pickle.dumps(variant))
+    assert (again.name, again.timeout, again.invoke({"a": 1, "b": 2})) == ("add_twice", 5, 3)

@@ -32,6 +32,7 @@ from pydantic import BaseModel
 from toolwire._concurrency import _SYNC_CALL
 from toolwire._keywords import ADVICE, check_keywords, keyword_names
 from toolwire._signature import function_doc, function_name, is_async_callable, sync_wrapper
+from toolwire._tool_pickle import pickled_function
 from toolwire.errors import SchemaError, UserError
 from toolwire.tools import Tool
 
@@ -76,15 +77,18 @@ class _SyncAndAsyncTool(Tool):
     def __reduce_ex__(self, protocol: Any) -> Any:
         """Pickle by making it again from its two functions (which pickle saves by reference) with
         :meth:`StructuredTool.from_function`, a staticmethod's made again as one (its first parameter an argument even
-        named ``self`` or ``cls``: review 186 #3); a tool made of functions pickle cannot find by name cannot be
-        pickled (pickle's own error names the function)."""
+        named ``self`` or ``cls``: review 186 #3); a function pickle cannot find by name, or an ``args_schema`` class it
+        cannot find, is refused in one sentence saying what to do (review 320 #4), and another tool's function is saved
+        as that tool's ``func`` (review 320 #5)."""
         source = self._source
         if source is None:
             return super().__reduce_ex__(protocol)  # (its error, in one sentence)
         schema, parse_docstring = source[1][:2] if source[0] == "function" else (source[1], False)
         static = source[0] == "function" and any(source[1][2:])
         options = {key: getattr(self, key) for key in ("timeout", "handle_errors", "hide_error_details")}
-        return _remade, (self.func, self.coroutine, self.name, self.description, self.return_direct, schema,
+        func = pickled_function(self, self.func, schema if source[0] == "function" else None)
+        coroutine = pickled_function(self, self.coroutine)
+        return _remade, (func, coroutine, self.name, self.description, self.return_direct, schema,
                          self.response_format, parse_docstring, options, *((True,) if static else ()))
 
 
