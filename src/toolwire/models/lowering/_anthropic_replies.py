@@ -188,8 +188,10 @@ class StreamState:
 
     ``feed(event)`` returns text and ``tool_use`` ``input_json_delta`` pieces as chunks (pieces keyed by
     block ``index``); thinking blocks and signatures, the ``input`` of other blocks that stream one
-    (``server_tool_use``, ``mcp_tool_use``: not client calls) and ``citations_delta`` citations (appended to
-    the text block's ``citations``, as the reply's ``content`` has them) are collected and returned, with
+    (``server_tool_use``, ``mcp_tool_use``: not client calls), ``citations_delta`` citations (appended to
+    the text block's ``citations``, as the reply's ``content`` has them) and a ``compaction`` block's
+    ``compaction_delta`` (its summary ``content`` and ``encrypted_content``, set as the SDK's accumulator sets
+    them) are collected and returned, with
     usage, stop reason and the reply's ``container`` (``message_start``'s message, or ``message_delta``'s delta,
     which wins), by :meth:`finish`; they go back to the API unchanged in the next turn. Merged, the chunks equal
     :func:`parse_response` of the same reply.
@@ -267,12 +269,15 @@ class StreamState:
         """The block of a delta whose ``content_block_start`` never came (a proxy or server lost it): a ``tool_use``
         for ``input_json_delta`` (a call with no name and no id: kept as an invalid call, its arguments kept, so the
         model gets an error result rather than the call vanishing, as a Chat Completions call whose first piece was
-        lost; review 249 #1), else text; a warning says so, but for text pieces, which are kept as they are."""
+        lost; review 249 #1), a ``compaction`` block for ``compaction_delta`` (which holds the whole block), else
+        text; a warning says so, but for text pieces, which are kept as they are, and for the compaction block."""
         if kind == "input_json_delta":
             log.warning("anthropic: the content_block_start of block %s was lost; its input_json_delta pieces are "
                         "kept as a call with no name, which is not run (the model gets an error result)", index)
             self.lost.add(index)
             return {"type": "tool_use"}
+        if kind == "compaction_delta":  # the delta holds the block's whole summary: nothing is lost
+            return {"type": "compaction"}
         if kind not in ("text_delta", "citations_delta"):
             log.warning("anthropic: the content_block_start of block %s was lost; its %s pieces are dropped",
                         index, kind)
@@ -300,6 +305,8 @@ class StreamState:
             block["thinking"] = block.get("thinking", "") + delta.get("thinking", "")
         elif kind == "signature_delta":
             block["signature"] = block.get("signature", "") + delta.get("signature", "")
+        elif kind == "compaction_delta" and block.get("type") == "compaction":  # its start had "content": null
+            block.update({k: delta[k] for k in ("content", "encrypted_content") if delta.get(k) is not None})
         return None
 
     def _content(self) -> list[dict[str, Any]]:
