@@ -17,7 +17,8 @@ the Anthropic API reference ("Messages", "Streaming Messages") and the tool-use 
   :mod:`~toolwire.models.lowering._anthropic_turns`). Empty text blocks are refused by the API, so they are dropped.
 * streaming events: ``message_start``, ``content_block_start`` / ``_delta`` (``text_delta``,
   ``input_json_delta`` (on ``tool_use`` and on server blocks such as ``server_tool_use``), ``citations_delta``,
-  ``thinking_delta``, ``signature_delta``) / ``_stop``, ``message_delta``, ``message_stop``, ``error``.
+  ``thinking_delta``, ``signature_delta``, ``compaction_delta``) / ``_stop``, ``message_delta``, ``message_stop``,
+  ``error``.
 """
 
 from __future__ import annotations
