@@ -138,8 +138,9 @@ def test_the_model_copies_pickles_and_has_a_json_schema() -> None:
     assert pickle.loads(pickle.dumps(chat)) == chat
     schema = AnyChat.model_json_schema()
     assert schema["properties"]["messages"]["type"] == "array"
-    # AnyMessage's members need their type; `last: AIMessage | None` defaults it (review 319 #1, #2)
-    assert set(schema["$defs"]) == {"SystemMessage-Typed", "HumanMessage-Typed", "AIMessage-Typed",
+    # AnyMessage reads as BaseMessage does and needs the type; `last: AIMessage | None` defaults it (review 319 #1,
+    # #2, review 324 #1)
+    assert set(schema["$defs"]) == {"BaseMessage", "SystemMessage-Typed", "HumanMessage-Typed", "AIMessage-Typed",
                                     "ToolMessage-Typed", "AIMessage"}
     assert schema["$defs"]["AIMessage-Typed"]["properties"]["type"]["const"] == "ai"
     assert schema["$defs"]["AIMessage"]["properties"]["type"]["default"] == "ai"

@@ -1,7 +1,8 @@
 """Review 319: toolwire messages as pydantic fields.
 
 #1 A field of one message class reads a dict without ``type``/``role`` as that class, as LangChain's field does; a
-   ``BaseMessage`` field, ``AnyMessage`` and other unions of message classes still need the type.
+   ``BaseMessage`` field and ``AnyMessage`` still need the type; a union of message classes the user writes takes
+   the first member that reads the value, as with LangChain's classes (review 324 #1).
 #2 The JSON Schema of a message field (also a ``@tool`` parameter's schema sent to a model) requires what
    validation needs, so the calls it allows are accepted.
 #3 (not fixed, kept as a strict xfail) ``serialize_as_any=True`` dumps: pydantic-core then infers each value's
@@ -45,11 +46,8 @@ def test_1_a_field_of_one_class_reads_a_dict_without_type_as_that_class() -> Non
         OneEach(h={"content": "hi"}, t={"content": "3"})
 
 
-@pytest.mark.parametrize("annotation", [BaseMessage, AnyMessage, HumanMessage | AIMessage,
-                                        Union[SystemMessage, HumanMessage, None],  # noqa: UP007 (typing's too)
-                                        list[AnyMessage],
-                                        Annotated[HumanMessage, Field()] | AIMessage])
-def test_1_a_union_of_message_classes_and_base_message_still_need_the_type(annotation: object) -> None:
+@pytest.mark.parametrize("annotation", [BaseMessage, AnyMessage, list[AnyMessage]])
+def test_1_base_message_and_any_message_still_need_the_type(annotation: object) -> None:
     adapter = TypeAdapter(annotation)
     value = [{"content": "hi"}] if annotation == list[AnyMessage] else {"content": "hi"}
     with pytest.raises(ValidationError, match="role"):
@@ -57,6 +55,17 @@ def test_1_a_union_of_message_classes_and_base_message_still_need_the_type(annot
     typed = [{"type": "human", "content": "hi"}] if annotation == list[AnyMessage] else {"type": "human",
                                                                                          "content": "hi"}
     assert adapter.validate_python(typed) in (HumanMessage("hi"), [HumanMessage("hi")])
+
+
+@pytest.mark.parametrize(("annotation", "want"), [
+    (HumanMessage | AIMessage, HumanMessage), (AIMessage | HumanMessage, AIMessage),
+    (Union[SystemMessage, HumanMessage, None], SystemMessage),  # noqa: UP007 (typing's too)
+    (Annotated[HumanMessage, Field()] | AIMessage, HumanMessage)])
+def test_1_a_union_of_message_classes_reads_a_dict_without_type_as_its_first_class(annotation: object,
+                                                                                   want: type) -> None:
+    adapter = TypeAdapter(annotation)
+    assert adapter.validate_python({"content": "hi"}) == want("hi")  # as with LangChain's classes: give the type
+    assert adapter.validate_python({"type": "human", "content": "hi"}) == HumanMessage("hi")
 
 
 def test_1_a_union_with_a_non_message_type_still_defaults() -> None:

@@ -4,27 +4,28 @@
 A field typed ``BaseMessage``, one message class (``AIMessage``), ``toolwire.messages.AnyMessage`` or a list of them
 takes the class's messages, the dicts :func:`~toolwire.message_from_dict` reads (toolwire's ``to_dict()``, LangChain's
 flat ``model_dump()`` and ``messages_to_dict`` entries, OpenAI ``role`` dicts), a streamed ``AIMessageChunk`` (its
-``to_message()``) and LangChain message objects (converted). A field of one class (``h: HumanMessage``, also
-``Optional``) reads a dict without ``type`` or ``role`` as that class, as LangChain's field does (review 319 #1); a
-``BaseMessage`` field, ``AnyMessage`` and any other union of two message classes need the ``type`` (or ``role``):
-there the class cannot be guessed. It is written as LangChain's pydantic field is: the message's ``model_dump()``
-(``mode="json"`` in ``model_dump_json()`` and ``model_dump(mode="json")``), which
-is the ``data`` of a :func:`~toolwire.messages_to_dict` entry and reads back as an equal message. Its JSON Schema (a
-FastAPI OpenAPI body, a ``@tool`` parameter's schema sent to a model) requires what validation needs: ``content``,
-a tool message's ``tool_call_id``, and the ``type`` where the class cannot be guessed (review 319 #2).
+``to_message()``) and LangChain message objects (converted). A field of one class (``h: HumanMessage``) reads a dict
+without ``type`` or ``role`` as that class wherever the class is used, as LangChain's classes do (their ``type`` has a
+default; review 319 #1, review 324 #1); a ``BaseMessage`` field and ``toolwire.messages.AnyMessage`` (its own
+validator, :class:`AnyMessageSchema`) need the ``type`` (or ``role``); a union of classes the user writes
+(``HumanMessage | AIMessage``) takes the first member that reads the value, as pydantic's smart union does with
+LangChain's classes, so such a dict is read as the first class: give the ``type`` in a union. It is written as
+LangChain's pydantic field is: the message's ``model_dump()`` (``mode="json"`` in ``model_dump_json()`` and
+``model_dump(mode="json")``), which is the ``data`` of a :func:`~toolwire.messages_to_dict` entry and reads back as an
+equal message. Its JSON Schema (a FastAPI OpenAPI body, a ``@tool`` parameter's schema sent to a model) requires what
+validation needs: ``content``, a tool message's ``tool_call_id``, and the ``type`` where the class cannot be guessed
+(review 319 #2).
 """
 
 from __future__ import annotations
 
-import sys
-import typing
 from typing import Any
 
 from pydantic_core import core_schema
 
 from toolwire.errors import UserError
 
-__all__ = ["message_core_schema"]
+__all__ = ["AnyMessageSchema", "message_core_schema"]
 
 _TYPES = ("system", "human", "ai", "tool")
 _CLASSES = ("SystemMessage", "HumanMessage", "AIMessage", "ToolMessage")
@@ -34,18 +35,16 @@ def message_core_schema(cls: type) -> core_schema.CoreSchema:
     """The pydantic-core schema of a field of message class ``cls`` (``BaseMessage`` or a subclass).
 
     Validation returns a message of ``cls`` (an instance as it is; the values listed in the module docstring read
-    into a new one; a dict without ``type``/``role`` read as ``cls`` when ``cls`` is one concrete class that is not
-    in a union with another message class) or raises ``ValueError`` (pydantic's ``ValidationError``) with a sentence
+    into a new one; a dict without ``type``/``role`` read as ``cls`` when ``cls`` is one concrete class, not
+    ``BaseMessage``) or raises ``ValueError`` (pydantic's ``ValidationError``) with a sentence
     saying what the field takes: a value of another kind, a dict :func:`~toolwire.message_from_dict` refuses (its
     own sentence), or a message of another class. Serialisation writes ``message.model_dump(...)`` (a dict) with
     pydantic's ``mode`` and the ``include``/``exclude`` selection that reaches the field (``{"messages": {"__all__":
     {"content"}}}``), and ``exclude_none``, as on a LangChain message field. Called once per field when pydantic
     builds a model's schema (not when it validates).
     """
-    from toolwire.messages import BaseMessage
-
     kind = getattr(cls, "type", None)
-    default = kind if kind in _TYPES and not _in_message_union(cls, BaseMessage) else None
+    default = kind if kind in _TYPES else None
 
     def validate(value: Any) -> Any:
         if isinstance(value, cls):
@@ -73,23 +72,19 @@ def _dump(value: Any, info: core_schema.SerializationInfo) -> Any:
                             exclude=info.exclude, exclude_none=info.exclude_none)
 
 
-def _in_message_union(cls: type, base: type) -> bool:
-    """Whether pydantic is building ``cls``'s schema as a member of a union that holds another message class
-    (``AnyMessage``, ``HumanMessage | AIMessage``), where a dict without a ``type`` must not be read as the first
-    member that takes it. pydantic tells a type's schema hook nothing of the union around it, so this reads the
-    arguments of the nearest union pydantic is building (its ``_union_schema`` frame) from the stack, once per field
-    at schema-building time; ``tests/test_review319_fixes.py`` checks ``AnyMessage`` still needs the ``type``."""
-    frame = sys._getframe(2)
-    for _ in range(60):
-        if frame is None:
-            return False
-        if frame.f_code.co_name == "_union_schema" and "pydantic" in frame.f_code.co_filename:
-            args = frame.f_locals.get("args") or ()
-            members = [typing.get_args(a)[0] if typing.get_origin(a) is typing.Annotated else a for a in args]
-            return any(m is cls for m in members) and any(
-                m is not cls and isinstance(m, type) and issubclass(m, base) for m in members)
-        frame = frame.f_back
-    return False
+class AnyMessageSchema:
+    """The pydantic hook of ``toolwire.messages.AnyMessage`` (``Annotated[SystemMessage | HumanMessage | AIMessage |
+    ToolMessage, AnyMessageSchema()]``): the field reads as a ``BaseMessage`` field does, so a dict needs its
+    ``type`` (or ``role``), as LangChain's ``AnyMessage`` needs it, and gives a message of the class it names."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> core_schema.CoreSchema:
+        """The schema of a ``BaseMessage`` field (``source``, ``handler`` unused; see :func:`message_core_schema`)."""
+        from toolwire.messages import BaseMessage
+
+        return message_core_schema(BaseMessage)
+
+    def __repr__(self) -> str:
+        return "AnyMessageSchema()"
 
 
 def _read(value: Any) -> Any:
@@ -123,7 +118,7 @@ def _json_shape(cls: type, typed: bool, written: bool = False) -> core_schema.Co
     """The JSON Schema of a message of ``cls``, read and written, as LangChain's ``model_json_schema()`` gives its
     messages: the ``model_dump()`` keys that say what it is (``type``, ``content``, ``id``, ``name``, a tool
     message's ``tool_call_id``), other keys allowed; ``content`` and ``tool_call_id`` required, ``type`` required
-    when ``typed`` (``BaseMessage`` or a union member: the class is not known without it) and otherwise defaulting to
+    when ``typed`` (``BaseMessage`` and ``AnyMessage``: the class is not known without it) and otherwise defaulting to
     the class's own. ``BaseMessage`` is the union of the four classes' typed shapes. ``written``: the shape of a
     dump, where nothing is required (an ``exclude`` may leave any key out; pydantic-core checks a dump against it)."""
     kind = getattr(cls, "type", None)

@@ -21,7 +21,7 @@ text as a tool's result is written (a number, a dict...), as LangChain's does.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from toolwire._call_records import (
     InvalidToolCall,
@@ -36,6 +36,7 @@ from toolwire._call_records import (
 )
 from toolwire._message_compat import LangChainMessageAPI
 from toolwire._message_keywords import checked_usage, langchain_keys
+from toolwire._message_pydantic import AnyMessageSchema
 from toolwire._printing import safe_text
 from toolwire._tool_message_content import _tool_content
 from toolwire.results import (
@@ -312,8 +313,9 @@ class BaseMessage(LangChainMessageAPI):
     def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
         """Messages as pydantic fields (``messages: list[BaseMessage]``, ``AnyMessage``, ``AIMessage``), as
         LangChain's are: read from messages and the dicts :func:`message_from_dict` reads (a field of one class also
-        from a dict without ``type``), written as :meth:`model_dump`, with a JSON Schema that requires what
-        validation needs (see :mod:`toolwire._message_pydantic`; review 312 #6, review 319 #1, #2).
+        from a dict without ``type``, wherever the class is used: give the ``type`` in a union), written as
+        :meth:`model_dump`, with a JSON Schema that requires what validation needs (see
+        :mod:`toolwire._message_pydantic`; review 312 #6, review 319 #1, #2, review 324 #1).
         ``AIMessageChunk`` is not a message class and cannot be a field."""
         from toolwire._message_pydantic import message_core_schema
 
@@ -572,7 +574,8 @@ class ToolMessage(BaseMessage):
         return out
 
 
-AnyMessage = SystemMessage | HumanMessage | AIMessage | ToolMessage
+# LangChain's AnyMessage is an Annotated union too; its own validator needs the type (review 324 #1)
+AnyMessage = Annotated[SystemMessage | HumanMessage | AIMessage | ToolMessage, AnyMessageSchema()]
 
 
 # reading messages back (from dicts and the other input shapes) and streamed replies live in their own modules,
