@@ -340,6 +340,17 @@ def test_base_url_password_masked_in_the_chained_request_url(provider: str) -> N
         request = (getattr(current, "__dict__", None) or {}).get("request") or \
             (getattr(current, "__dict__", None) or {}).get("_request")
         shown.append(str(getattr(request, "url", "")))
+        headers = getattr(request, "headers", None) or {}
+        shown += [f"{name}: {headers[name]}" for name in ("authorization", "x-api-key") if name in headers]
         current = current.__cause__ or current.__context__
     assert any("127.0.0.1" in text for text in shown)
-    assert not any("secretpw99" in text for text in shown), shown
+    assert not any("secretpw99" in text or "sk-test-12345" in text for text in shown), shown
+    import base64  # (the URL's user:password also went as a Basic authorization header: review 321 #1)
+    basic = base64.b64encode(b"user:secretpw99").decode()
+    assert not any(basic in text for text in shown), shown
+
+
+def test_a_bad_character_in_auth_token_names_auth_token() -> None:
+    from toolwire.models import ChatAnthropic
+    with pytest.raises(UserError, match="given by auth_token"):  # (it said api_key: review 321 #2)
+        ChatAnthropic("claude-x", auth_token="tok\u2019abc123")

@@ -308,14 +308,25 @@ def _chained(exc: BaseException) -> list[BaseException]:
     return found
 
 
+_CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key")
+"""Request headers that carry a credential (OpenAI/Azure, Anthropic, Gemini; a URL's ``user:password@`` becomes a
+``Basic`` authorization header)."""
+
+
 def _mask_request_url(exc: BaseException, secret: str) -> None:
     """Mask ``secret`` in place in the URL of the HTTP request ``exc`` holds (its ``request``, or its response's:
-    httpx's and the SDKs' errors), the URL's user info masked whole (:func:`redact_url`); a URL that cannot be
-    written back (another library's, read-only) is left as it is."""
+    httpx's and the SDKs' errors), the URL's user info masked whole (:func:`redact_url`), and that request's
+    credential headers (:data:`_CREDENTIAL_HEADERS`) as ``****``; a URL or headers that cannot be written back
+    (another library's, read-only) are left as they are."""
     response = (getattr(exc, "__dict__", None) or {}).get("response")
     for owner in (exc, response):
         fields = getattr(owner, "__dict__", None) or {}
         request = fields.get("request") or fields.get("_request")  # (httpx's property raises without one)
+        headers = getattr(request, "headers", None)
+        for name in _CREDENTIAL_HEADERS:  # (a key, or Basic base64(user:password) from the URL: review 321 #1)
+            with contextlib.suppress(Exception):  # (headers of another type, read-only)
+                if headers is not None and name in headers:
+                    headers[name] = "****"
         url = getattr(request, "url", None)
         if url is None or mask_secret(str(url), secret) == str(url):
             continue

@@ -126,7 +126,7 @@ def _secret_text(value: Any, owner: str, source: str) -> str:
 
 
 def resolve_key(api_key: Any, *, owner: str, key_env: Sequence[str], functions: bool,
-                sdk: str) -> Secret | None:
+                sdk: str, given_as: str = "api_key") -> Secret | None:
     """The API key a model is built with, as a :class:`Secret` (None: none given or set).
 
     Args:
@@ -137,6 +137,7 @@ def resolve_key(api_key: Any, *, owner: str, key_env: Sequence[str], functions: 
         key_env: the environment variables read, in order, when ``api_key`` is not given.
         functions: whether the provider's SDK calls a key function (:func:`takes_key_function`).
         sdk: the SDK's package name, for the messages (``"anthropic"``).
+        given_as: the argument ``api_key`` was passed as, for the messages (``"auth_token"``: review 321 #2).
 
     Returns:
         A :class:`Secret` (a :class:`KeyFunction` for a function), or None when no key is given or set.
@@ -148,11 +149,11 @@ def resolve_key(api_key: Any, *, owner: str, key_env: Sequence[str], functions: 
     if api_key is not None and not isinstance(api_key, str) and not callable(getattr(api_key, "get_secret_value",
                                                                                       None)):
         return _key_function(api_key, owner=owner, functions=functions, sdk=sdk)
-    given = _secret_text(api_key, owner, "api_key") if api_key is not None else ""
+    given = _secret_text(api_key, owner, given_as) if api_key is not None else ""
     given = given if given.strip() else ""  # spaces or a line end alone: no key, as "" is (review 76)
-    source = "api_key" if given else next((k for k in key_env if os.environ.get(k, "").strip()), None)
+    source = given_as if given else next((k for k in key_env if os.environ.get(k, "").strip()), None)
     value = given or (os.environ[source] if source else "")
-    return Secret(clean_key(value, owner, source or "api_key")) if value else None
+    return Secret(clean_key(value, owner, source or given_as)) if value else None
 
 
 def _key_function(api_key: Any, *, owner: str, functions: bool, sdk: str) -> KeyFunction:

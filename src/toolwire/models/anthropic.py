@@ -113,7 +113,7 @@ class ChatAnthropic(SDKChatModel):
                 raise UserError(f"{type(self).__name__}: auth_token must be the token as text or a SecretStr, not "
                                 f"{type(auth_token).__name__}.")
             self._given_token = resolve_key(auth_token, owner=type(self).__name__, key_env=(), functions=False,
-                                            sdk=self.sdk_module)
+                                            sdk=self.sdk_module, given_as="auth_token")
         if betas is not None:  # (LangChain's option; sent as the anthropic-beta header: with_betas, review 297 #6)
             _beta_names(betas)
             given = kwargs.get("model_kwargs")
