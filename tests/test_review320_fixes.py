@@ -255,3 +255,83 @@ def test_a_sync_and_async_structured_tool_pickles_or_refuses_in_one_sentence() -
     variant = StructuredTool.from_function(add.func, _aadd, name="add_twice", timeout=5)  # (another tool's func, #5)
     again = pickle.loads(pickle.dumps(variant))
     assert (again.name, again.timeout, again.invoke({"a": 1, "b": 2})) == ("add_twice", 5, 3)
+
+
+# --- review 326 #2: a sync+async StructuredTool sent by value keeps its resolved string annotations ------------------
+
+async def _anorm(p: Point, unit: Literal["m", "km"] = "m") -> str:
+    """Manhattan norm of a point."""
+    return f"async {abs(p.x) + abs(p.y)} {unit}"
+
+
+def _pair_factory() -> Tool:
+    from toolwire import StructuredTool
+
+    def norm(p: Point, unit: Literal["m", "km"] = "m") -> str:
+        """Manhattan norm of a point."""
+        return f"{abs(p.x) + abs(p.y)} {unit}"
+
+    async def anorm(p: Point, unit: Literal["m", "km"] = "m") -> str:
+        return f"async {abs(p.x) + abs(p.y)} {unit}"
+
+    return StructuredTool.from_function(norm, anorm, name="norm", description="Norm.", timeout=3)
+
+
+def test_a_sync_and_async_structured_tool_with_string_annotations_is_rebuilt_by_value() -> None:
+    import asyncio
+
+    made = _pair_factory()
+    assert isinstance(made.func.__annotations__["p"], str)  # (PEP 563)
+    back = by_value_roundtrip(made)
+    args = {"p": {"x": 1, "y": -2}, "unit": "km"}
+    assert back is not made and back.spec == made.spec and back.timeout == 3
+    assert back.invoke(args) == "3 km" and asyncio.run(back.ainvoke(args)) == "async 3 km"
+
+
+def test_the_standard_pickle_of_a_sync_and_async_structured_tool_sends_no_hints() -> None:
+    from toolwire import StructuredTool
+
+    variant = StructuredTool.from_function(add.func, _aadd, name="add_twice")
+    assert len(variant.__reduce_ex__(4)[1]) == 9  # (as before: what older versions load)
+
+
+PAIR_SCRIPT = '''
+from __future__ import annotations
+import asyncio, subprocess, sys
+from typing import Literal
+import cloudpickle
+from pydantic import BaseModel
+from toolwire import StructuredTool
+
+class Point(BaseModel):
+    x: int
+    y: int
+
+def s(p: Point, unit: Literal["m", "km"] = "m") -> str:
+    """Norm."""
+    return f"sync {abs(p.x) + abs(p.y)} {unit}"
+
+async def co(p: Point, unit: Literal["m", "km"] = "m") -> str:
+    return f"async {abs(p.x) + abs(p.y)} {unit}"
+
+both = StructuredTool.from_function(s, coroutine=co, name="norm", description="norm")
+
+if __name__ == "__main__":
+    loader = ("import asyncio, pickle, sys; t = pickle.loads(sys.stdin.buffer.read()); a = {'p': {'x': 1, 'y': -2}};"
+              "print(t.invoke(a), '|', asyncio.run(t.ainvoke(a)))")
+    done = subprocess.run([sys.executable, "-c", loader], input=cloudpickle.dumps(both), capture_output=True)
+    print(done.stdout.decode().strip() or done.stderr.decode().strip().splitlines()[-1])
+'''
+
+
+def test_cloudpickle_sends_a_string_annotated_sync_and_async_structured_tool(tmp_path: Path) -> None:
+    cloudpickle = pytest.importorskip("cloudpickle")
+    script = tmp_path / "pair_script.py"
+    script.write_text(PAIR_SCRIPT)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(Path(cloudpickle.__file__).parent.parent),
+                                                      env.get("PYTHONPATH"))))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["sync 3 m | async 3 m"]

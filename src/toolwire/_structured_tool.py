@@ -32,7 +32,7 @@ from pydantic import BaseModel
 from toolwire._concurrency import _SYNC_CALL
 from toolwire._keywords import ADVICE, check_keywords, keyword_names
 from toolwire._signature import function_doc, function_name, is_async_callable, sync_wrapper
-from toolwire._tool_pickle import pickled_function
+from toolwire._tool_pickle import pickled_function, restore_hints, sent_hints
 from toolwire.errors import SchemaError, UserError
 from toolwire.tools import Tool
 
@@ -88,14 +88,22 @@ class _SyncAndAsyncTool(Tool):
         options = {key: getattr(self, key) for key in ("timeout", "handle_errors", "hide_error_details")}
         func = pickled_function(self, self.func, schema if source[0] == "function" else None)
         coroutine = pickled_function(self, self.coroutine)
-        return _remade, (func, coroutine, self.name, self.description, self.return_direct, schema,
-                         self.response_format, parse_docstring, options, *((True,) if static else ()))
+        args = (func, coroutine, self.name, self.description, self.return_direct, schema, self.response_format,
+                parse_docstring, options)
+        hints = (sent_hints(self, func) if func is self.func else None, sent_hints(self, coroutine))
+        if any(hints):  # (string annotations its by-value copies cannot resolve: review 326 #2)
+            return _remade, (*args, static, hints)
+        return _remade, (*args, *((True,) if static else ()))
 
 
 def _remade(func: Any, coroutine: Any, name: str, description: str, return_direct: bool, args_schema: Any,
-            response_format: Any, parse_docstring: bool, options: dict[str, Any], static: bool = False) -> Tool:
+            response_format: Any, parse_docstring: bool, options: dict[str, Any], static: bool = False,
+            hints: tuple[Any, Any] = (None, None)) -> Tool:
     """Unpickling a :class:`_SyncAndAsyncTool`: made again with :meth:`StructuredTool.from_function` (``func`` as a
-    ``staticmethod`` when ``static``, left out by earlier versions)."""
+    ``staticmethod`` when ``static``, left out by earlier versions; ``hints``: the type hints of ``func`` and of
+    ``coroutine`` a by-value pickler sent for their string annotations, each None when none, left out too)."""
+    restore_hints(func, hints[0])
+    restore_hints(coroutine, hints[1])
     return StructuredTool.from_function(staticmethod(func) if static else func, coroutine, name, description,
                                         return_direct, args_schema, response_format=response_format,
                                         parse_docstring=parse_docstring, **options)

@@ -193,6 +193,21 @@ def _resolved_hints(func: Any) -> dict[str, Any] | None:
         return None
 
 
+def sent_hints(tool: Tool, func: Any) -> dict[str, Any] | None:
+    """The type hints (:func:`_resolved_hints`) a tool's own ``__reduce_ex__`` (running now: the pickler is found from
+    its frame) should send with its function ``func`` so that a by-value worker can resolve its string annotations
+    (review 326 #2), else None (no string annotations, saved by reference, or the standard pickle)."""
+    hints = _resolved_hints(func)
+    return hints if hints is not None and _by_value_pickler(tool) is not None else None
+
+
+def restore_hints(func: Any, hints: dict[str, Any] | None) -> None:
+    """Unpickling: give ``func`` the type hints :func:`sent_hints` sent (None: nothing to do), when its own string
+    annotations do not resolve here."""
+    if hints:
+        _restore_hints(func, hints)
+
+
 def _restore_hints(func: Any, hints: dict[str, Any]) -> None:
     """Give the function ``func`` saved by value the type hints ``hints`` :func:`_resolved_hints` sent, as its
     annotations, when its own string annotations do not resolve here (its globals lack the names they use)."""
