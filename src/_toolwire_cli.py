@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 from types import FrameType
 
@@ -30,7 +31,7 @@ def main() -> None:
     or a parent's own) is left alone.
 
     Raises:
-        SystemExit: the command's exit code.
+        SystemExit: the command's exit code (130 for a Ctrl-C no command caught, after "error: interrupted.").
     """
     guarded = (threading.current_thread() is threading.main_thread()
                and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
@@ -41,4 +42,9 @@ def main() -> None:
     finally:
         if guarded:  # (setting the handler back runs a pending SIGINT's _stop first)
             signal.signal(signal.SIGINT, signal.default_int_handler)
-    run()
+    try:
+        run()
+    except KeyboardInterrupt:  # (one that no command caught: while typer builds the commands, review 327 #1)
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write("error: interrupted.\n")
+        raise SystemExit(130) from None

@@ -46,3 +46,25 @@ def test_the_console_script_is_the_guarded_entry_point() -> None:
 
     (script,) = [point for point in entry_points(group="console_scripts") if point.name == "toolwire"]
     assert script.value == "_toolwire_cli:main"
+
+
+_WHILE_TYPER_BUILDS = textwrap.dedent("""
+    import os, signal, sys
+    import typer.main
+
+    built = typer.main.get_command
+
+    def get_command(app):  # a Ctrl-C after the import, while typer builds the commands (review 327 #1)
+        os.kill(os.getpid(), signal.SIGINT)
+        return built(app)
+
+    typer.main.get_command = get_command
+    sys.argv = ["toolwire", "--help"]
+    from _toolwire_cli import main
+    main()
+""")
+
+
+def test_a_ctrl_c_while_typer_builds_the_commands_is_one_line_and_exit_code_130() -> None:
+    done = subprocess.run([sys.executable, "-c", _WHILE_TYPER_BUILDS], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "error: interrupted.\n", "")
